@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ArbiterConfig(AppConfig):
+    name = "arbiter"
+    verbose_name = "Arbiter"

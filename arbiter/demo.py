@@ -1,0 +1,121 @@
+"""The demo data set: accounts, and an Iacta event that shows every feature.
+
+Each step creates only what is missing, so running ``manage.py demo`` again
+changes nothing. Later features add their own steps to ``STEPS``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Event, EventRole, Registration
+
+DEMO_PASSWORD = "arbiter-demo"
+DEMO_EVENT_NAME = "Arbiter Demo Open"
+PLAYER_COUNT = 16
+PRE_REGISTERED = 12  # the rest can try registering themselves
+
+PLAYER_NAMES = [
+    ("Ada", "Lovelace"),
+    ("Alan", "Turing"),
+    ("Grace", "Hopper"),
+    ("Edsger", "Dijkstra"),
+    ("Barbara", "Liskov"),
+    ("Donald", "Knuth"),
+    ("Frances", "Allen"),
+    ("Tony", "Hoare"),
+    ("Radia", "Perlman"),
+    ("Ken", "Thompson"),
+    ("Yukihiro", "Matsumoto"),
+    ("Hedy", "Lamarr"),
+    ("Niklaus", "Wirth"),
+    ("Margaret", "Hamilton"),
+    ("John", "Backus"),
+    ("Sophie", "Wilson"),
+]
+
+
+@dataclass
+class DemoReport:
+    created: list[str]
+    logins: list[tuple[str, str, str]]  # (role, username, password)
+    _hash: str = ""
+
+    def password_hash(self) -> str:
+        if not self._hash:
+            self._hash = make_password(DEMO_PASSWORD)
+        return self._hash
+
+
+def _account(username: str, first: str, last: str, report: DemoReport, **flags) -> User:
+    user, created = User.objects.get_or_create(
+        username=username,
+        defaults={
+            "first_name": first,
+            "last_name": last,
+            "email": f"{username}@example.org",
+            **flags,
+        },
+    )
+    if created:
+        user.password = report.password_hash()  # one hash for all: hashing is slow
+        user.save(update_fields=["password"])
+        report.created.append(f"account {username}")
+    return user
+
+
+def create_accounts(report: DemoReport) -> dict[str, object]:
+    _account("admin", "Site", "Admin", report, is_staff=True, is_superuser=True)
+    organiser = _account("organiser", "Olive", "Organiser", report)
+    judge = _account("judge", "Jude", "Judge", report)
+    players = [
+        _account(f"player{i:02d}", first, last, report)
+        for i, (first, last) in enumerate(PLAYER_NAMES[:PLAYER_COUNT], start=1)
+    ]
+    report.logins += [
+        ("site admin", "admin", DEMO_PASSWORD),
+        ("organiser", "organiser", DEMO_PASSWORD),
+        ("judge", "judge", DEMO_PASSWORD),
+    ]
+    report.logins += [("player", p.username, DEMO_PASSWORD) for p in players]
+    return {"organiser": organiser, "judge": judge, "players": players}
+
+
+def create_event(report: DemoReport, people: dict) -> Event:
+    event = Event.objects.filter(name=DEMO_EVENT_NAME).first()
+    if event is None:
+        event = Event.objects.create(
+            name=DEMO_EVENT_NAME,
+            game="iacta",
+            date=timezone.localdate() + datetime.timedelta(days=14),
+            venue="Demo Hall, Table Row A",
+            status=Event.Status.REGISTRATION,
+            match_format="bo3",
+            swiss_rounds=4,
+            top_cut=4,
+            round_minutes=50,
+            registration_cap=32,
+            created_by=people["organiser"],
+        )
+        report.created.append(f"event {DEMO_EVENT_NAME}")
+    for user, role in ((people["organiser"], "organiser"), (people["judge"], "judge")):
+        if EventRole.objects.get_or_create(event=event, user=user, role=role)[1]:
+            report.created.append(f"{role} role for {user.username}")
+    for player in people["players"][:PRE_REGISTERED]:
+        if Registration.objects.get_or_create(event=event, user=player)[1]:
+            report.created.append(f"registration of {player.username}")
+    return event
+
+
+@transaction.atomic
+def build_demo() -> DemoReport:
+    report = DemoReport(created=[], logins=[])
+    people = create_accounts(report)
+    create_event(report, people)
+    return report

@@ -1,0 +1,109 @@
+"""Reading Arbiter's settings from the environment.
+
+Plain functions over a mapping (normally ``os.environ``) so the rules for the
+embedded default and for production can be tested without reloading Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """A yes/no setting; anything unrecognised is an error, not a silent False."""
+    raw = env.get(name)
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a yes/no value (use true or false).")
+
+
+def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """A comma-separated list such as ALLOWED_HOSTS."""
+    raw = env.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+
+
+def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    """DATABASE_URL, or the embedded SQLite file that needs nothing running."""
+    url = env.get("DATABASE_URL") or f"sqlite:///{base_dir / 'var' / 'arbiter.sqlite3'}"
+    try:
+        config = dj_database_url.parse(url, conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0))
+    except Exception as exc:  # dj_database_url raises several kinds for a bad URL
+        raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # WAL and a busy timeout let the dev server and an eager task share the file.
+        config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    return config
+
+
+def celery_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """Eager in-process tasks unless CELERY_BROKER_URL names a real broker."""
+    broker = env.get("CELERY_BROKER_URL", "").strip()
+    if not broker:
+        return {
+            "CELERY_BROKER_URL": "memory://",
+            "CELERY_RESULT_BACKEND": None,
+            "CELERY_TASK_ALWAYS_EAGER": True,
+            "CELERY_TASK_EAGER_PROPAGATES": True,
+        }
+    return {
+        "CELERY_BROKER_URL": broker,
+        "CELERY_RESULT_BACKEND": env.get("CELERY_RESULT_BACKEND") or _default_backend(broker),
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        "CELERY_TASK_EAGER_PROPAGATES": False,
+    }
+
+
+def _default_backend(broker: str) -> str | None:
+    return broker if broker.startswith(("redis://", "rediss://")) else None
+
+
+def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """Redis when CACHE_URL is given, else a per-process memory cache."""
+    url = env.get("CACHE_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    if not url.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {url!r}.")
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "TIMEOUT": 300,
+        }
+    }
+
+
+def secret_key(env: Mapping[str, str], debug: bool) -> str:
+    """SECRET_KEY; a fixed development key is only allowed while DEBUG is on."""
+    key = env.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if debug:
+        return "django-insecure-arbiter-development-key-do-not-use-in-production"
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")

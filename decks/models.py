@@ -1,0 +1,1 @@
+"""decks models arrive with their issue."""

@@ -1,0 +1,1 @@
+"""judging models arrive with their issue."""

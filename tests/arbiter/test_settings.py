@@ -1,0 +1,139 @@
+"""Settings come from the environment with an embedded default that needs nothing running."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from arbiter import env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings_in_subprocess(environ: dict[str, str], expression: str) -> str:
+    """Import the real settings module under ``environ`` and print one expression."""
+    clean = {k: v for k, v in os.environ.items() if k not in _SETTING_NAMES}
+    code = f"import arbiter.settings as s; print({expression})"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, **environ},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+_SETTING_NAMES = {
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CACHE_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+}
+
+
+def test_default_database_is_a_sqlite_file_under_var(tmp_path):
+    config = env.database_config({}, tmp_path)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "var" / "arbiter.sqlite3")
+
+
+def test_postgres_url_is_parsed_into_django_database_settings(tmp_path):
+    config = env.database_config(
+        {"DATABASE_URL": "postgres://arb:s3cret@db.example.org:6543/arbiter"}, tmp_path
+    )
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("arbiter", "arb", "s3cret")
+    assert (config["HOST"], config["PORT"]) == ("db.example.org", 6543)
+
+
+def test_bad_database_url_names_the_setting(tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        env.database_config({"DATABASE_URL": "nonsense://x"}, tmp_path)
+
+
+def test_celery_is_eager_without_a_broker():
+    config = env.celery_config({})
+    assert config["CELERY_TASK_ALWAYS_EAGER"] is True
+    assert config["CELERY_BROKER_URL"] == "memory://"
+
+
+def test_celery_uses_a_real_broker_when_one_is_named():
+    config = env.celery_config({"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0"})
+    assert config["CELERY_TASK_ALWAYS_EAGER"] is False
+    assert config["CELERY_BROKER_URL"] == "redis://127.0.0.1:6379/0"
+    assert config["CELERY_RESULT_BACKEND"] == "redis://127.0.0.1:6379/0"
+
+
+def test_cache_is_redis_only_when_cache_url_is_given():
+    assert "LocMemCache" in env.cache_config({})["default"]["BACKEND"]
+    redis = env.cache_config({"CACHE_URL": "redis://127.0.0.1:6379/1"})["default"]
+    assert redis["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        env.cache_config({"CACHE_URL": "memcached://x"})
+
+
+def test_yes_no_and_list_settings():
+    assert env.env_bool({"DEBUG": "False"}, "DEBUG", True) is False
+    assert env.env_bool({}, "DEBUG", True) is True
+    with pytest.raises(ImproperlyConfigured, match="DEBUG"):
+        env.env_bool({"DEBUG": "maybe"}, "DEBUG", True)
+    assert env.env_list({"ALLOWED_HOSTS": "a.org, b.org,"}, "ALLOWED_HOSTS", []) == [
+        "a.org",
+        "b.org",
+    ]
+
+
+def test_secret_key_is_required_once_debug_is_off():
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+        env.secret_key({}, debug=False)
+    assert env.secret_key({"SECRET_KEY": "x" * 60}, debug=False) == "x" * 60
+
+
+def test_real_settings_module_embedded_default():
+    out = settings_in_subprocess(
+        {}, "s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.DEBUG"
+    )
+    assert out == "django.db.backends.sqlite3 True True"
+
+
+def test_real_settings_module_production_style():
+    out = settings_in_subprocess(
+        {
+            "DEBUG": "false",
+            "SECRET_KEY": "k" * 64,
+            "ALLOWED_HOSTS": "arbiter.example.org",
+            "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/arbiter",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        },
+        "s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.ALLOWED_HOSTS",
+    )
+    assert out == "django.db.backends.postgresql False ['arbiter.example.org']"
+
+
+def test_check_deploy_reports_no_warnings_with_production_settings():
+    environ = {k: v for k, v in os.environ.items() if k not in _SETTING_NAMES}
+    environ.update(
+        DEBUG="false",
+        SECRET_KEY="v3ry-l0ng-r4nd0m-" + "Zq8#pL2@xW9!mN4$kR7%tY1^bV6&cJ3*" * 2,
+        ALLOWED_HOSTS="arbiter.example.org",
+        CSRF_TRUSTED_ORIGINS="https://arbiter.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

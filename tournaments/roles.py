@@ -1,0 +1,59 @@
+"""Who may do what in an event. Roles are per event; site superusers may do anything."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import Event, EventRole, Registration
+
+ORGANISER = EventRole.Role.ORGANISER
+JUDGE = EventRole.Role.JUDGE
+PLAYER = "player"
+
+
+def roles_in(user, event: Event) -> frozenset[str]:
+    """The user's roles in ``event``: organiser, judge and/or player."""
+    if not user.is_authenticated:
+        return frozenset()
+    roles = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
+    if Registration.objects.filter(event=event, user=user).exists():
+        roles.add(PLAYER)
+    return frozenset(roles)
+
+
+def has_role(user, event: Event, *wanted: str) -> bool:
+    if user.is_authenticated and user.is_superuser:
+        return True
+    return bool(roles_in(user, event) & set(wanted))
+
+
+def judges_any_event(user) -> bool:
+    return user.is_authenticated and (
+        user.is_superuser or EventRole.objects.filter(user=user, role=JUDGE).exists()
+    )
+
+
+def event_role_required(*wanted: str):
+    """View decorator: anonymous users go to log in; users without a role get 403.
+
+    The wrapped view receives the Event instead of its primary key.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, event_id: int, *args, **kwargs):
+            event = get_object_or_404(Event, pk=event_id)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not has_role(request.user, event, *wanted):
+                needed = " or ".join(wanted)
+                raise PermissionDenied(f"Only this event's {needed}s may open this page.")
+            return view(request, event, *args, **kwargs)
+
+        return wrapper
+
+    return decorator

@@ -1,0 +1,89 @@
+"""State changes of events and registrations, each in one transaction.
+
+Views call these and never change rows themselves (design.md, Conventions).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournaments.models import Event, EventRole, Registration
+
+
+class ServiceError(Exception):
+    """A refused change, with a message meant for the person who asked."""
+
+
+@transaction.atomic
+def create_event(organiser, **fields) -> Event:
+    """A new event whose creator is its first organiser."""
+    event = Event.objects.create(created_by=organiser, **fields)
+    EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
+    return event
+
+
+@transaction.atomic
+def register_player(event: Event, user) -> Registration:
+    """Register ``user``; past the cap they join the waiting list instead."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not event.registration_open:
+        raise ServiceError("Registration for this event is closed.")
+    existing = Registration.objects.filter(event=event, user=user).first()
+    if existing and existing.status != Registration.Status.DROPPED:
+        raise ServiceError("You are already registered for this event.")
+    taken = event.registrations.filter(status=Registration.Status.REGISTERED).count()
+    full = event.registration_cap is not None and taken >= event.registration_cap
+    status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
+    if existing:
+        existing.status = status
+        existing.save(update_fields=["status"])
+        return existing
+    return Registration.objects.create(event=event, user=user, status=status)
+
+
+@transaction.atomic
+def withdraw_player(event: Event, user) -> None:
+    """Before the event starts a withdrawal frees the seat for the waiting list."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    registration = Registration.objects.filter(event=event, user=user).first()
+    if registration is None or registration.status == Registration.Status.DROPPED:
+        raise ServiceError("You are not registered for this event.")
+    if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        raise ServiceError("The event has started: ask the organiser to drop you.")
+    was_seated = registration.status == Registration.Status.REGISTERED
+    registration.delete()
+    if was_seated:
+        _promote_from_waiting_list(event)
+
+
+def _promote_from_waiting_list(event: Event) -> None:
+    nxt = event.registrations.filter(status=Registration.Status.WAITLISTED).first()
+    if nxt is not None:
+        nxt.status = Registration.Status.REGISTERED
+        nxt.save(update_fields=["status"])
+
+
+@transaction.atomic
+def grant_role(event: Event, username: str, role: str) -> EventRole:
+    """Make an existing user an organiser or judge of ``event``."""
+    if role not in EventRole.Role.values:
+        raise ServiceError(f"Unknown role {role!r}.")
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ServiceError(f"No account is called {username.strip()!r}.")
+    grant, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
+    if not created:
+        raise ServiceError(f"{user.username} is already a {grant.get_role_display().lower()}.")
+    return grant
+
+
+@transaction.atomic
+def revoke_role(event: Event, grant_id: int) -> None:
+    grant = EventRole.objects.select_for_update().filter(event=event, pk=grant_id).first()
+    if grant is None:
+        raise ServiceError("That role grant no longer exists.")
+    organisers = EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER)
+    if grant.role == EventRole.Role.ORGANISER and organisers.count() == 1:
+        raise ServiceError("An event needs at least one organiser.")
+    grant.delete()

@@ -1,0 +1,165 @@
+"""Event pages. Thin: they read, check roles, and call services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments import services
+from tournaments.forms import EventForm, GrantRoleForm
+from tournaments.models import Event, EventRole, Registration
+from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
+
+SEATED = Q(registrations__status=Registration.Status.REGISTERED)
+
+
+def _with_counts(events):
+    return events.annotate(players=Count("registrations", filter=SEATED))
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = _with_counts(Event.objects.exclude(status=Event.Status.DRAFT))
+    return render(request, "tournaments/event_list.html", {"events": events})
+
+
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    roles = roles_in(request.user, event)
+    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
+        return render(request, "404.html", status=404)
+    registration = (
+        Registration.objects.filter(event=event, user=request.user).first()
+        if request.user.is_authenticated
+        else None
+    )
+    context = {
+        "event": event,
+        "roles": roles,
+        "is_organiser": has_role(request.user, event, ORGANISER),
+        "registration": registration,
+        "players": event.registrations.filter(status=Registration.Status.REGISTERED)
+        .select_related("user")
+        .count(),
+        "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
+    }
+    return render(request, "tournaments/event_detail.html", context)
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = services.create_event(request.user, **form.cleaned_data)
+        messages.success(request, f"{event.name} created. You are its organiser.")
+        return redirect("tournaments:manage", event.pk)
+    return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
+
+
+@event_role_required(ORGANISER)
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Event details saved.")
+        return redirect("tournaments:manage", event.pk)
+    return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+@event_role_required(ORGANISER)
+def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
+    """The organiser's dashboard for one event."""
+    registrations = event.registrations.select_related("user").order_by("status", "registered_at")
+    context = {
+        "event": event,
+        "registrations": registrations,
+        "staff": event.roles.select_related("user"),
+        "grant_form": GrantRoleForm(),
+    }
+    return render(request, "tournaments/event_manage.html", context)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
+    form = GrantRoleForm(request.POST)
+    if form.is_valid():
+        try:
+            grant = services.grant_role(
+                event, form.cleaned_data["username"], form.cleaned_data["role"]
+            )
+        except services.ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, f"{grant.user.username} is now a {grant.get_role_display().lower()}."
+            )
+    else:
+        messages.error(request, "Give a username and a role.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def revoke_role(request: HttpRequest, event: Event, grant_id: int) -> HttpResponse:
+    try:
+        services.revoke_role(event, grant_id)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Role removed.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@login_required
+def register(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        registration = services.register_player(event, request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        if registration.status == Registration.Status.WAITLISTED:
+            messages.warning(request, "The event is full: you are on the waiting list.")
+        else:
+            messages.success(request, f"You are registered for {event.name}.")
+    return redirect(event)
+
+
+@require_POST
+@login_required
+def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        services.withdraw_player(event, request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"You have withdrawn from {event.name}.")
+    return redirect(event)
+
+
+@login_required
+def my_events(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    context = {
+        "organising": _with_counts(Event.objects.filter(roles__user=user, roles__role=ORGANISER)),
+        "judging": _with_counts(Event.objects.filter(roles__user=user, roles__role=JUDGE)),
+        "playing": Registration.objects.filter(user=user).select_related("event"),
+    }
+    return render(request, "tournaments/my_events.html", context)
+
+
+@login_required
+def judge_console(request: HttpRequest) -> HttpResponse:
+    """The judge's home: the events they judge. Later issues add calls and penalties."""
+    events = (
+        Event.objects.all()
+        if request.user.is_superuser
+        else Event.objects.filter(roles__user=request.user, roles__role=EventRole.Role.JUDGE)
+    )
+    return render(request, "judging/console.html", {"events": _with_counts(events.distinct())})
