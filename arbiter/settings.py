@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "tournaments",
     "decks",
     "judging",
+    "rulebook",
 ]
 
 MIDDLEWARE = [

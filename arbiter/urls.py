@@ -11,4 +11,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("tournaments.urls")),
+    path("", include("rulebook.urls")),
 ]

@@ -42,7 +42,10 @@ class Question:
             self._fast(payload)
         except fastjsonschema.JsonSchemaException:
             errors = sorted(self._full.iter_errors(payload), key=lambda e: list(e.absolute_path))
-            raise PayloadError([_describe(e) for e in errors]) from None
+            described = [item for e in errors for item in _describe(e)]
+            # jsonschema repeats a "required" error once per missing key: keep each once.
+            unique = {(d["field"], d["message"]): d for d in described}
+            raise PayloadError(list(unique.values())) from None
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -126,14 +129,16 @@ def adjudicate(game: str, question: str, payload: dict[str, Any]) -> dict[str, A
     return asked.answer(payload)
 
 
-def _describe(error: Any) -> dict[str, str]:
+def _describe(error: Any) -> list[dict[str, str]]:
     path = list(error.absolute_path)
     if error.validator == "required":
-        # jsonschema reports a missing key at its parent; name the key itself.
+        # jsonschema reports missing keys at their parent; name each key itself.
         missing = [key for key in error.validator_value if key not in error.instance]
-        path.append(missing[0] if missing else "")
-        return {"field": _field_path(path), "message": "This field is required."}
-    return {"field": _field_path(path), "message": error.message}
+        return [
+            {"field": _field_path([*path, key]), "message": "This field is required."}
+            for key in missing
+        ]
+    return [{"field": _field_path(path), "message": error.message}]
 
 
 def _field_path(path: Any) -> str:

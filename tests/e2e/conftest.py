@@ -1,0 +1,55 @@
+"""Browser tests: Playwright driving the machine's Chromium (never a downloaded browser)."""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.path.exists(CHROMIUM):
+        return
+    if os.environ.get("CI") == "true":
+        raise pytest.UsageError(f"Chromium not found at {CHROMIUM}: CI must install it.")
+    skip = pytest.mark.skip(reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def allow_orm_beside_playwright():
+    """Playwright's sync API runs an event loop in the test thread; the ORM calls the
+    tests make beside it (and the test database set-up) are still synchronous.
+    Set before Playwright starts, and only in sessions that run browser tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def log_in(page, live_server):
+    def as_user(username: str, password: str):
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", password)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+
+    return as_user
