@@ -175,25 +175,44 @@ def locate(citation: str) -> tuple[str, str] | None:
     return None
 
 
-def _locate_superjack_section(text: str) -> tuple[str, str] | None:
-    number, _, name = text.partition(" ")
+@cache
+def _superjack_headings() -> dict[str, str]:
+    """Short heading keys to anchors: '4.2-damage-resolution' for '4. Damage Resolution'
+    under 4.2, 'appendix-c-version-2-3' for 'Version 2.3 (July 2026 — …)'."""
+    index: dict[str, str] = {}
+    for block in parts("superjack")[0].blocks:
+        if block.kind != "heading" or block.level < 3:
+            continue
+        parent = (
+            block.anchor.split("-")[0]
+            if not block.anchor.startswith("appendix")
+            else ("-".join(block.anchor.split("-")[:2]))
+        )
+        name = re.sub(r"^\d+\.\s+", "", block.text)
+        name = re.sub(r"\s*\(.*\)$", "", name)
+        index.setdefault(f"{parent}-{slug(name)}", block.anchor)
+    return index
+
+
+def _superjack_anchor(base: str, name: str) -> tuple[str, str] | None:
+    key = f"{base}-{slug(name)}" if name else base
     known = anchors("superjack")
-    for anchor in (f"{number}-{slug(name)}", number):
+    for anchor in (key, _superjack_headings().get(key), base):
         if anchor in known:
             return ("superjack", anchor)
     return None
+
+
+def _locate_superjack_section(text: str) -> tuple[str, str] | None:
+    number, _, name = text.partition(" ")
+    return _superjack_anchor(number, name)
 
 
 def _locate_superjack_appendix(text: str) -> tuple[str, str] | None:
     match = re.match(r"appendix ([a-z])\s*[:.]?\s*(.*)$", text, re.IGNORECASE)
     if not match:
         return None
-    base = f"appendix-{match.group(1).lower()}"
-    known = anchors("superjack")
-    for anchor in (f"{base}-{slug(match.group(2))}", base):
-        if anchor in known:
-            return ("superjack", anchor)
-    return None
+    return _superjack_anchor(f"appendix-{match.group(1).lower()}", match.group(2))
 
 
 def _locate_dataclysm(citation: str) -> tuple[str, str] | None:

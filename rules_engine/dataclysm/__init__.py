@@ -5,6 +5,8 @@ contract. Citations are ``"Dataclysm: <topic>"`` strings from
 :mod:`rules_engine.dataclysm.refs`, each mapped to the rule sentences it cites.
 """
 
-from rules_engine.dataclysm import attack, deck, field, match, turn
+# Imported in the contract's order (deck, attack, curse and play limits, result,
+# selection order), which is the order the judge console lists them.
+from rules_engine.dataclysm import deck, attack, turn, match, field  # noqa: I001
 
 __all__ = ["attack", "deck", "field", "match", "turn"]

@@ -88,3 +88,45 @@ def test_ruling_fragment_lists_payload_problems(client, event, judge):
     )
     text = response.content.decode()
     assert 'data-status="error"' in text and 'data-field="dice[0]"' in text
+
+
+def _heading_text(game: str, anchor: str) -> str:
+    return next(b.text for part in parts(game) for b in part.blocks if b.anchor == anchor)
+
+
+def test_every_superjack_citation_links_to_its_own_heading():
+    """A citation such as '§4.2 Damage Resolution' opens that heading, not just §4.2."""
+    import rules_engine.superjack.refs as refs
+
+    citations = [
+        value
+        for value in vars(refs).values()
+        if isinstance(value, str) and value.startswith(("§", "Appendix"))
+    ]
+    assert citations
+    for citation in citations:
+        found = locate(citation)
+        assert found is not None, citation
+        name = citation.split(":", 1)[1] if ":" in citation else citation.split(" ", 1)[1]
+        assert name.strip().split(" (")[0] in _heading_text("superjack", found[1]), citation
+
+
+def test_every_dataclysm_topic_links_to_its_sentence():
+    from rules_engine.dataclysm.refs import SENTENCES
+
+    for citation, sentences in SENTENCES.items():
+        found = locate(citation)
+        assert found is not None, citation
+        assert sentences[0] in _heading_text("dataclysm", found[1])
+
+
+def test_shipped_rules_texts_match_the_published_ones():
+    """The site ships copies of ../shared/rules; a changed publication must be re-copied."""
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[2] / "rules_engine" / "texts"
+    published = shipped.parents[2] / "shared" / "rules"
+    if not published.is_dir():
+        pytest.skip(f"no published rules at {published} to compare with")
+    for text in published.glob("*.txt"):
+        assert (shipped / text.name).read_bytes() == text.read_bytes(), text.name
