@@ -113,9 +113,52 @@ def create_event(report: DemoReport, people: dict) -> Event:
     return event
 
 
+RUNNING_EVENT_NAME = "Arbiter Demo Championship"
+PLAYED_ROUNDS = 3
+RESULTS = ["2-0", "2-1", "2-1", "2-0", "1-2", "0-2", "1-1", "2-1"]
+
+
+def create_running_event(report: DemoReport, people: dict) -> Event | None:
+    """A 16-player event with three rounds played and the fourth paired."""
+    from tournaments import results, rounds, services
+
+    if Event.objects.filter(name=RUNNING_EVENT_NAME).exists():
+        return None
+    organiser, judge = people["organiser"], people["judge"]
+    event = services.create_event(
+        organiser,
+        name=RUNNING_EVENT_NAME,
+        game="iacta",
+        date=timezone.localdate(),
+        venue="Demo Hall, Main Stage",
+        status=Event.Status.REGISTRATION,
+        match_format="bo3",
+        swiss_rounds=5,
+        top_cut=8,
+        round_minutes=50,
+        seed=20261129,
+    )
+    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
+    for player in people["players"]:
+        services.register_player(event, player)
+    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    for number in range(1, PLAYED_ROUNDS + 2):
+        round_ = rounds.pair_next_round(event, organiser)
+        if number > PLAYED_ROUNDS:
+            break
+        rounds.start_round(round_, organiser)
+        for i, match in enumerate(round_.matches.filter(is_bye=False).order_by("table")):
+            score = results.Score.parse(RESULTS[(i + number) % len(RESULTS)])
+            results.enter_result(match, score, organiser)
+        rounds.close_round(round_, organiser)
+    report.created.append(f"event {RUNNING_EVENT_NAME} with {PLAYED_ROUNDS} rounds played")
+    return event
+
+
 @transaction.atomic
 def build_demo() -> DemoReport:
     report = DemoReport(created=[], logins=[])
     people = create_accounts(report)
     create_event(report, people)
+    create_running_event(report, people)
     return report

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -18,6 +21,10 @@ class MatchFormat(models.TextChoices):
     BO1 = "bo1", "Best of one"
     BO3 = "bo3", "Best of three"
     BO5 = "bo5", "Best of five"
+
+
+def new_seed() -> int:
+    return secrets.randbits(48)
 
 
 class Event(models.Model):
@@ -48,6 +55,15 @@ class Event(models.Model):
         null=True, blank=True, help_text="Empty means no cap; players past the cap wait in line."
     )
     registration_deadline = models.DateTimeField(null=True, blank=True)
+    points_win = models.PositiveSmallIntegerField(default=3)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    tiebreakers = models.JSONField(
+        default=list, blank=True, help_text="Empty: the default order (OMW%, GW%, OGW%)."
+    )
+    seed = models.BigIntegerField(
+        default=new_seed, help_text="Seeds every pairing draw, so any pairing can be replayed."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -94,7 +110,10 @@ class EventRole(models.Model):
 
 
 class Registration(models.Model):
-    """A player in an event. Being registered is what makes a user a player there."""
+    """A player in an event. Being registered is what makes a user a player there.
+
+    Imported events may hold players without accounts, so the name is kept here.
+    """
 
     class Status(models.TextChoices):
         REGISTERED = "registered", "Registered"
@@ -103,16 +122,171 @@ class Registration(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registrations"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="registrations",
+    )
+    name = models.CharField(max_length=200, blank=True)
+    external_id = models.CharField(
+        max_length=64, blank=True, help_text="The player's id in an imported event file."
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in = models.BooleanField(default=False)
+    joined_round = models.PositiveSmallIntegerField(
+        default=1, help_text="Late entries join at a later round; earlier rounds count as losses."
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Last round played before the drop."
+    )
+    disqualified = models.BooleanField(default=False)
+    table_pin = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Always seat this player at this table (accessibility)."
+    )
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["event", "user"], name="one_registration_per_event")
+            models.UniqueConstraint(
+                fields=["event", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_registration_per_event",
+            )
         ]
         ordering = ["registered_at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.event.name}"
+        return f"{self.display_name} in {self.event.name}"
+
+    @property
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        if self.user_id:
+            return self.user.get_full_name() or self.user.username
+        return f"Player {self.pk}"
+
+    @property
+    def public_id(self) -> str:
+        """The id used in pairing files and exports."""
+        return self.external_id or f"r{self.pk}"
+
+
+class Round(models.Model):
+    class Kind(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        TOP_CUT = "top_cut", "Top cut"
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired"
+        RUNNING = "running", "Running"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SWISS)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    seed = models.BigIntegerField(default=0)
+    pairing_stats = models.JSONField(default=dict, blank=True)
+    bye_reason = models.TextField(blank=True)
+    paired_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_number")]
+        ordering = ["event", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.event.name} round {self.number}"
+
+    @property
+    def ends_at(self):
+        if self.started_at is None:
+            return None
+        return self.started_at + datetime.timedelta(minutes=self.event.round_minutes)
+
+
+class Match(models.Model):
+    """One table of a round. ``games`` holds each game's winner (a Registration id) or
+    None for a drawn game, as the event interchange format does."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a result"
+        REPORTED = "reported", "Reported, waiting for the opponent"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed: judge needed"
+        FINAL = "final", "Entered by staff"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    is_bye = models.BooleanField(default=False)
+    games = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reported_by = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reported_games = models.JSONField(default=list, blank=True)
+    extension_minutes = models.PositiveSmallIntegerField(default=0)
+    explanation = models.TextField(blank=True, help_text="Why this pairing (pair-downs).")
+
+    class Meta:
+        ordering = ["round", "table", "pk"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.round}: bye for {self.player_a.display_name}"
+        return f"{self.round} table {self.table}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.is_bye or self.status in (self.Status.CONFIRMED, self.Status.FINAL)
+
+    def players(self) -> list[Registration]:
+        return [p for p in (self.player_a, self.player_b) if p is not None]
+
+
+class ResultChange(models.Model):
+    """Every change to a match result: who, when, before and after."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} of {self.match} by {self.changed_by}"
+
+
+class EventLog(models.Model):
+    """Organiser actions that change pairings or entries, with the reason given."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=30)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event.name}: {self.action}"

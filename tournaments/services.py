@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.models import Event, EventRole, Registration
+from tournaments.models import Event, EventLog, EventRole, Registration
 
 
 class ServiceError(Exception):
@@ -87,3 +87,78 @@ def revoke_role(event: Event, grant_id: int) -> None:
     if grant.role == EventRole.Role.ORGANISER and organisers.count() == 1:
         raise ServiceError("An event needs at least one organiser.")
     grant.delete()
+
+
+def _last_round_number(event: Event) -> int:
+    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
+    return last or 0
+
+
+@transaction.atomic
+def check_in(event: Event, registration_ids: list[int], actor) -> int:
+    """Mark players present; returns how many were newly checked in."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    changed = event.registrations.filter(
+        pk__in=registration_ids, status=Registration.Status.REGISTERED, checked_in=False
+    ).update(checked_in=True)
+    if changed:
+        EventLog.objects.create(
+            event=event, actor=actor, action="check_in", data={"players": changed}
+        )
+    return changed
+
+
+@transaction.atomic
+def drop_player(event: Event, registration: Registration, actor, reason: str = "") -> Registration:
+    """Drop a player from the next round on: a round already paired is still theirs to play."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk, event=event)
+    if registration.status == Registration.Status.DROPPED:
+        raise ServiceError(f"{registration.display_name} has already dropped.")
+    registration.status = Registration.Status.DROPPED
+    registration.dropped_after_round = _last_round_number(event)
+    registration.save(update_fields=["status", "dropped_after_round"])
+    EventLog.objects.create(
+        event=event,
+        round_number=registration.dropped_after_round or None,
+        actor=actor,
+        action="drop",
+        reason=reason,
+        data={"player": registration.display_name, "after_round": registration.dropped_after_round},
+    )
+    return registration
+
+
+@transaction.atomic
+def add_late_entry(event: Event, actor, *, user=None, name: str = "") -> Registration:
+    """Seat a player after the event started: rounds already paired count as losses."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if user is None and not name.strip():
+        raise ServiceError("Give the late player's account or name.")
+    if (
+        user is not None
+        and Registration.objects.filter(event=event, user=user)
+        .exclude(status=Registration.Status.WAITLISTED)
+        .exists()
+    ):
+        raise ServiceError(f"{user.username} is already in this event.")
+    joined = _last_round_number(event) + 1
+    fields = {
+        "name": name.strip(),
+        "status": Registration.Status.REGISTERED,
+        "checked_in": True,
+        "joined_round": joined,
+    }
+    if user is not None:  # a waiting-list entry is promoted rather than duplicated
+        registration, _ = Registration.objects.update_or_create(
+            event=event, user=user, defaults=fields
+        )
+    else:
+        registration = Registration.objects.create(event=event, **fields)
+    EventLog.objects.create(
+        event=event,
+        actor=actor,
+        action="late_entry",
+        data={"player": registration.display_name, "joined_round": joined},
+    )
+    return registration

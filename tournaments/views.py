@@ -69,19 +69,6 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "tournaments/event_form.html", {"form": form, "event": event})
 
 
-@event_role_required(ORGANISER)
-def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
-    """The organiser's dashboard for one event."""
-    registrations = event.registrations.select_related("user").order_by("status", "registered_at")
-    context = {
-        "event": event,
-        "registrations": registrations,
-        "staff": event.roles.select_related("user"),
-        "grant_form": GrantRoleForm(),
-    }
-    return render(request, "tournaments/event_manage.html", context)
-
-
 @require_POST
 @event_role_required(ORGANISER)
 def grant_role(request: HttpRequest, event: Event) -> HttpResponse:

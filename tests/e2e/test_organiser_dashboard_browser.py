@@ -1,0 +1,56 @@
+"""An organiser runs a 3-round, 8-player event from the dashboard in a real browser."""
+
+import pytest
+
+from tests.conftest import PASSWORD, make_user
+from tournaments import services
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def eight_player_event(transactional_db):
+    organiser = make_user("olive")
+    event = services.create_event(
+        organiser, name="Browser Cup", status=Event.Status.REGISTRATION, swiss_rounds=3
+    )
+    for i in range(1, 9):
+        services.register_player(event, make_user(f"p{i}", first_name=f"Player{i}"))
+    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    return event
+
+
+def click_next_step(page, label: str) -> None:
+    button = page.locator("#next-step")
+    assert button.inner_text() == label
+    button.click()
+    page.wait_for_load_state()
+
+
+def test_organiser_runs_three_rounds_and_reads_the_standings(
+    page, live_server, log_in, eight_player_event
+):
+    event = eight_player_event
+    log_in("olive", PASSWORD)
+    page.goto(f"{live_server.url}/events/{event.pk}/manage/")
+    for number in (1, 2, 3):
+        click_next_step(page, f"Pair round {number}")
+        rows = page.locator("table.tables tbody tr")
+        assert rows.count() == 4
+        click_next_step(page, f"Start round {number}")
+        for index in range(4):
+            row = page.locator("table.tables tbody tr").nth(index)
+            row.locator("input[name=score]").fill("2-0")
+            row.get_by_role("button", name="Save").click()
+            page.locator("table.tables tbody tr").nth(index).locator(
+                "text=Entered by staff"
+            ).wait_for()
+        click_next_step(page, f"Close round {number}")
+        assert page.locator(".flash-success").first.inner_text() == f"Done: Close round {number}."
+    click_next_step(page, "Finish the event")
+    page.get_by_role("link", name="Standings").first.click()
+    first = page.locator("table.standings tbody tr").first
+    cells = first.locator("td").all_inner_texts()
+    assert cells[0] == "1" and cells[2] == "9" and cells[3] == "3-0-0"
+    assert page.locator("table.standings tbody tr").count() == 8

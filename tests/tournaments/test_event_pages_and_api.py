@@ -1,0 +1,221 @@
+"""Pages and API of a running event, with every role's permissions."""
+
+import pytest
+
+from tests.conftest import make_user
+from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tournaments import results, rounds
+from tournaments.models import EventRole, Match
+from tournaments.results import Score
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(organiser):
+    """An 8-player event with round 1 paired; jude judges it."""
+    event = make_event(organiser, 8)
+    judge = make_user("jude")
+    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
+    round_ = rounds.pair_next_round(event, organiser)
+    return event, round_, judge
+
+
+def first_table(round_) -> Match:
+    return round_.matches.order_by("table").first()
+
+
+# --- who may do what, through pages ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "status"), [("anonymous", 302), ("player", 403), ("judge", 403), ("organiser", 200)]
+)
+def test_dashboard_is_for_organisers(client, running, who, status):
+    event, round_, judge = running
+    users = {
+        "player": first_table(round_).player_a.user,
+        "judge": judge,
+        "organiser": event.created_by,
+    }
+    if who in users:
+        client.force_login(users[who])
+    assert client.get(f"/events/{event.pk}/manage/").status_code == status
+
+
+@pytest.mark.parametrize(("who", "allowed"), [("player", False), ("judge", True)])
+def test_judges_but_not_players_enter_results(client, running, who, allowed):
+    event, round_, judge = running
+    match = first_table(round_)
+    client.force_login(judge if who == "judge" else match.player_a.user)
+    response = client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {"score": "2-0"})
+    match.refresh_from_db()
+    assert (match.status == Match.Status.FINAL) is allowed
+    assert response.status_code == (302 if allowed else 403)
+
+
+def test_organiser_buttons_are_refused_to_players(client, running):
+    event, round_, _ = running
+    client.force_login(first_table(round_).player_a.user)
+    assert client.post(f"/events/{event.pk}/next/", {"action": "start"}).status_code == 403
+    assert client.post(f"/events/{event.pk}/late-entry/", {"name": "X"}).status_code == 403
+
+
+def test_stale_next_step_button_is_refused_with_a_message(client, running):
+    event, _, _ = running
+    client.force_login(event.created_by)
+    response = client.post(f"/events/{event.pk}/next/", {"action": "pair"}, follow=True)
+    assert "not the next one any more" in response.content.decode()
+
+
+# --- the player's match page -------------------------------------------------------------
+
+
+def test_player_reports_and_opponent_confirms_on_their_pages(client, running):
+    event, round_, _ = running
+    match = first_table(round_)
+    client.force_login(match.player_a.user)
+    page = client.get(f"/events/{event.pk}/my-match/").content.decode()
+    assert f"Table {match.table}" in page and match.player_b.display_name in page
+    client.post(f"/events/{event.pk}/my-match/", {"action": "report", "score": "2-1"})
+    client.force_login(match.player_b.user)
+    page = client.get(f"/events/{event.pk}/my-match/").content.decode()
+    assert "Is that right?" in page
+    client.post(f"/events/{event.pk}/my-match/", {"action": "confirm"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+    assert match.games.count(match.player_a_id) == 2
+
+
+def test_second_player_types_their_own_wins_first(client, running):
+    event, round_, _ = running
+    match = first_table(round_)
+    client.force_login(match.player_b.user)
+    client.post(f"/events/{event.pk}/my-match/", {"action": "report", "score": "2-0"})
+    match.refresh_from_db()
+    assert match.games == [match.player_b_id, match.player_b_id]
+
+
+def test_my_match_page_is_only_for_players(client, running):
+    event, _, judge = running
+    client.force_login(judge)
+    assert client.get(f"/events/{event.pk}/my-match/").status_code == 403
+
+
+# --- public pages ------------------------------------------------------------------------
+
+
+def test_public_pairings_by_name_with_search(client, running):
+    event, round_, _ = running
+    match = first_table(round_)
+    page = client.get(f"/events/{event.pk}/pairings/").content.decode()
+    assert match.player_a.display_name in page and match.player_b.display_name in page
+    name = match.player_a.display_name
+    hits = client.get(f"/events/{event.pk}/pairings/", {"q": name}, HTTP_HX_REQUEST="true")
+    text = hits.content.decode()
+    assert text.lstrip().startswith('<div id="pairing-rows"') and name in text
+    assert match.player_b.display_name not in text.split(name, 1)[0]
+
+
+def test_standings_bracket_and_projector_pages(client, running, organiser):
+    event, round_, _ = running
+    play_out(round_, organiser)
+    rounds.close_round(round_, organiser)
+    standings = client.get(f"/events/{event.pk}/standings/").content.decode()
+    assert "1-0-0" in standings
+    assert client.get(f"/events/{event.pk}/bracket/").status_code == 200
+    rounds.start_round(rounds.pair_next_round(event, organiser), organiser)
+    assert 'class="clock huge"' in client.get(f"/events/{event.pk}/projector/").content.decode()
+
+
+def test_pages_of_an_event_without_rounds_show_empty_states(client, organiser):
+    event = make_event(organiser, 2)
+    assert (
+        "No round has been paired yet."
+        in client.get(f"/events/{event.pk}/pairings/").content.decode()
+    )
+    assert "No standings yet." in client.get(f"/events/{event.pk}/standings/").content.decode()
+
+
+# --- the API -----------------------------------------------------------------------------
+
+
+def test_api_rounds_and_pairings_are_public(client, running):
+    event, _, _ = running
+    body = client.get(f"/api/v1/events/{event.pk}/rounds/1/").json()
+    assert body["number"] == 1 and len(body["matches"]) == 4
+
+
+@pytest.mark.parametrize(("who", "status"), [("player", 403), ("judge", 403), ("anon", 403)])
+def test_api_round_actions_need_an_organiser(client, running, who, status):
+    event, round_, judge = running
+    if who != "anon":
+        client.force_login(judge if who == "judge" else first_table(round_).player_a.user)
+    response = client.post(f"/api/v1/events/{event.pk}/rounds/1/start/")
+    assert response.status_code == status
+    assert "errors" in response.json()
+
+
+def test_api_organiser_runs_a_round(client, running):
+    event, round_, _ = running
+    client.force_login(event.created_by)
+    assert client.post(f"/api/v1/events/{event.pk}/rounds/1/start/").status_code == 200
+    response = client.post(f"/api/v1/events/{event.pk}/rounds/1/close/")
+    assert response.status_code == 400
+    assert "cannot close" in response.json()["errors"][0]["message"]
+    for match in round_.matches.filter(is_bye=False):
+        reply = client.post(
+            f"/api/v1/matches/{match.pk}/result/", {"score": "2-1"}, content_type="application/json"
+        )
+        assert reply.status_code == 200, reply.json()
+    assert client.post(f"/api/v1/events/{event.pk}/rounds/1/close/").status_code == 200
+    assert client.post(f"/api/v1/events/{event.pk}/rounds/").status_code == 201
+
+
+def test_api_report_confirm_by_players(client, running):
+    _, round_, _ = running
+    match = first_table(round_)
+    client.force_login(match.player_a.user)
+    url = f"/api/v1/matches/{match.pk}/"
+    assert (
+        client.post(url + "report/", {"score": "2-0"}, content_type="application/json").json()[
+            "status"
+        ]
+        == "reported"
+    )
+    assert client.post(url + "confirm/").status_code == 400  # not the reporter's to confirm
+    client.force_login(match.player_b.user)
+    assert client.post(url + "confirm/").json()["status"] == "confirmed"
+
+
+def test_api_refuses_a_bad_score_with_a_message(client, running):
+    _, round_, _ = running
+    match = first_table(round_)
+    client.force_login(match.player_a.user)
+    response = client.post(
+        f"/api/v1/matches/{match.pk}/report/", {"score": "7-0"}, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "nobody wins more than 2" in response.json()["errors"][0]["message"]
+
+
+def test_api_other_players_cannot_touch_a_match(client, running):
+    _, round_, _ = running
+    match = first_table(round_)
+    other = round_.matches.order_by("table")[1]
+    client.force_login(other.player_a.user)
+    response = client.post(
+        f"/api/v1/matches/{match.pk}/report/", {"score": "2-0"}, content_type="application/json"
+    )
+    assert response.status_code == 403
+
+
+def test_api_standings_rows_follow_the_contract(client, running, organiser):
+    event, round_, _ = running
+    results.enter_result(first_table(round_), Score(2, 0), organiser)
+    play_out(round_, organiser)
+    rounds.close_round(round_, organiser)
+    rows = client.get(f"/api/v1/events/{event.pk}/standings/").json()
+    assert len(rows) == 8
+    assert set(rows[0]) >= {"rank", "player", "name", "match_points", "record", "omw", "gw", "ogw"}
+    assert [row["rank"] for row in rows] == list(range(1, 9))

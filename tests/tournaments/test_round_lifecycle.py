@@ -1,0 +1,291 @@
+"""The organiser's core loop and its guards: pair, start, results, close, pair again."""
+
+import pytest
+
+from tests.conftest import make_user
+from tournaments import results, rounds, services
+from tournaments.bracket import first_round, seed_order
+from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
+from tournaments.results import Score
+from tournaments.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+
+def make_event(organiser, players: int, **fields) -> Event:
+    """An event with ``players`` registered, checked-in players (p01, p02, …)."""
+    defaults = {"name": "Loop Open", "status": Event.Status.REGISTRATION, "swiss_rounds": 3}
+    event = services.create_event(organiser, **{**defaults, **fields})
+    for i in range(1, players + 1):
+        services.register_player(event, make_user(f"p{i:02d}", first_name=f"P{i:02d}"))
+    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    return event
+
+
+def play_out(round_: Round, organiser, score: str = "2-0") -> None:
+    """Staff enter ``score`` at every table (the first-listed player wins)."""
+    for match in round_.matches.filter(is_bye=False):
+        results.enter_result(match, Score.parse(score), organiser)
+
+
+def test_round_one_pairs_every_checked_in_player_once(organiser):
+    event = make_event(organiser, 8)
+    round_ = rounds.pair_next_round(event, organiser)
+    seated = [p for m in round_.matches.all() for p in (m.player_a_id, m.player_b_id)]
+    assert sorted(seated) == sorted(event.registrations.values_list("pk", flat=True))
+    assert [m.table for m in round_.matches.order_by("table")] == [1, 2, 3, 4]
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+
+
+def test_odd_count_gives_one_bye_counted_as_a_two_nil_win(organiser):
+    event = make_event(organiser, 7)
+    round_ = rounds.pair_next_round(event, organiser)
+    byes = round_.matches.filter(is_bye=True)
+    assert byes.count() == 1
+    bye = byes.get()
+    assert bye.has_result and bye.table is None and bye.games == [bye.player_a_id] * 2
+
+
+def test_only_checked_in_players_are_paired_in_round_one(organiser):
+    event = make_event(organiser, 4)
+    late = make_user("sleepy")
+    services.register_player(event, late)
+    round_ = rounds.pair_next_round(event, organiser)
+    assert not round_.matches.filter(player_a__user=late).exists()
+    assert not round_.matches.filter(player_b__user=late).exists()
+
+
+def test_next_round_cannot_be_paired_before_the_current_one_closes(organiser):
+    event = make_event(organiser, 4)
+    rounds.pair_next_round(event, organiser)
+    with pytest.raises(ServiceError, match="Round 1 is not closed"):
+        rounds.pair_next_round(event, organiser)
+
+
+def test_round_cannot_close_with_missing_results(organiser):
+    event = make_event(organiser, 4)
+    round_ = rounds.pair_next_round(event, organiser)
+    first = round_.matches.order_by("table").first()
+    results.enter_result(first, Score(2, 1), organiser)
+    with pytest.raises(ServiceError, match=r"1 table\(s\) have no confirmed result \(2\)"):
+        rounds.close_round(round_, organiser)
+    play_out(round_, organiser)
+    assert rounds.close_round(round_, organiser).status == Round.Status.CLOSED
+
+
+def test_no_rematches_and_winners_meet_in_round_two(organiser):
+    event = make_event(organiser, 8)
+    one = rounds.pair_next_round(event, organiser)
+    play_out(one, organiser)
+    rounds.close_round(one, organiser)
+    two = rounds.pair_next_round(event, organiser)
+    met = {frozenset((m.player_a_id, m.player_b_id)) for m in one.matches.all()}
+    winners = {m.player_a_id for m in one.matches.all()}
+    for match in two.matches.all():
+        assert frozenset((match.player_a_id, match.player_b_id)) not in met
+        assert (match.player_a_id in winners) == (match.player_b_id in winners)
+    # Best records at the lowest tables.
+    assert {m.player_a_id for m in two.matches.filter(table__in=[1, 2])} <= winners
+
+
+def test_swiss_rounds_stop_at_the_event_setting(organiser):
+    event = make_event(organiser, 4, swiss_rounds=1)
+    one = rounds.pair_next_round(event, organiser)
+    play_out(one, organiser)
+    rounds.close_round(one, organiser)
+    assert rounds.next_step(event) == ("finish", "Finish the event")
+    with pytest.raises(ServiceError, match="All 1 Swiss rounds are played"):
+        rounds.pair_next_round(event, organiser)
+
+
+def test_start_round_sets_the_clock_once(organiser):
+    event = make_event(organiser, 4)
+    round_ = rounds.pair_next_round(event, organiser)
+    started = rounds.start_round(round_, organiser)
+    assert started.ends_at is not None
+    with pytest.raises(ServiceError, match="already started"):
+        rounds.start_round(round_, organiser)
+
+
+# --- results: report, confirm, dispute, staff corrections --------------------------------
+
+
+@pytest.fixture
+def table(organiser):
+    event = make_event(organiser, 2)
+    round_ = rounds.pair_next_round(event, organiser)
+    return round_.matches.get()
+
+
+def test_report_then_opponent_confirms(table):
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score(2, 1), a.user)
+    confirmed = results.confirm_result(table, b, b.user)
+    assert confirmed.status == Match.Status.CONFIRMED
+    assert confirmed.games.count(a.pk) == 2 and confirmed.games.count(b.pk) == 1
+
+
+def test_same_report_from_both_players_confirms(table):
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score(2, 0), a.user)
+    assert results.report_result(table, b, Score(2, 0), b.user).status == Match.Status.CONFIRMED
+
+
+def test_different_reports_go_to_the_judges(table):
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score(2, 0), a.user)
+    assert results.report_result(table, b, Score(0, 2), b.user).status == Match.Status.DISPUTED
+
+
+def test_reporter_cannot_confirm_their_own_report(table):
+    a = table.player_a
+    results.report_result(table, a, Score(2, 0), a.user)
+    with pytest.raises(ServiceError, match="opponent must confirm"):
+        results.confirm_result(table, a, a.user)
+
+
+def test_outsider_cannot_report(table, organiser):
+    stranger = Registration.objects.create(event=table.round.event, name="Stranger")
+    with pytest.raises(ServiceError, match="Only the two players"):
+        results.report_result(table, stranger, Score(2, 0), organiser)
+
+
+@pytest.mark.parametrize(
+    ("score", "words"),
+    [
+        ("3-0", "nobody wins more than 2"),
+        ("2-2", "Both players cannot have won"),
+        ("x", "not a score"),
+    ],
+)
+def test_impossible_scores_are_refused(table, score, words):
+    with pytest.raises(ServiceError, match=words):
+        results.report_result(table, table.player_a, Score.parse(score), table.player_a.user)
+
+
+def test_staff_correction_is_kept_with_before_and_after(table, organiser):
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score(2, 0), a.user)
+    results.confirm_result(table, b, b.user)
+    results.enter_result(table, Score(1, 2), organiser, "slip was misread")
+    change = ResultChange.objects.filter(match=table).last()
+    assert change.changed_by == organiser
+    assert change.before["score"] == "2-0" and change.after["score"] == "1-2"
+    assert [c.action for c in ResultChange.objects.filter(match=table)] == [
+        "report",
+        "confirm",
+        "correct",
+    ]
+
+
+def test_correcting_a_closed_round_needs_a_reason(table, organiser):
+    results.enter_result(table, Score(2, 0), organiser)
+    rounds.close_round(table.round, organiser)
+    with pytest.raises(ServiceError, match="give a reason"):
+        results.enter_result(table, Score(0, 2), organiser)
+    assert results.enter_result(table, Score(0, 2), organiser, "wrong slip").status == "final"
+
+
+# --- drops and late entries --------------------------------------------------------------
+
+
+def test_drop_takes_effect_from_the_next_round(organiser):
+    event = make_event(organiser, 6)
+    one = rounds.pair_next_round(event, organiser)
+    leaver = one.matches.first().player_a
+    services.drop_player(event, leaver, organiser)
+    play_out(one, organiser)
+    rounds.close_round(one, organiser)
+    two = rounds.pair_next_round(event, organiser)
+    assert leaver.pk not in {p for m in two.matches.all() for p in (m.player_a_id, m.player_b_id)}
+    assert EventLog.objects.filter(event=event, action="drop").exists()
+
+
+def test_late_entry_joins_next_round_with_losses_for_missed_rounds(organiser):
+    event = make_event(organiser, 4)
+    one = rounds.pair_next_round(event, organiser)
+    late = services.add_late_entry(event, organiser, name="Late Larry")
+    assert late.joined_round == 2
+    play_out(one, organiser)
+    rounds.close_round(one, organiser)
+    two = rounds.pair_next_round(event, organiser)
+    seated = {p for m in two.matches.all() for p in (m.player_a_id, m.player_b_id)}
+    assert late.pk in seated
+    from tournaments.records import swiss_records
+
+    assert swiss_records(event, 2)[late.pk].points == event.points_loss
+
+
+# --- re-pair and swap --------------------------------------------------------------------
+
+
+def test_repair_needs_a_reason_and_no_results_and_is_logged(organiser):
+    event = make_event(organiser, 8)
+    round_ = rounds.pair_next_round(event, organiser)
+    with pytest.raises(ServiceError, match="reason"):
+        rounds.repair_round(round_, organiser, " ")
+    rounds.repair_round(round_, organiser, "wrong player list")
+    log = EventLog.objects.get(event=event, action="repair")
+    assert log.reason == "wrong player list" and log.data["before"] and log.data["after"]
+    results.enter_result(round_.matches.first(), Score(2, 0), organiser)
+    with pytest.raises(ServiceError, match="already has results"):
+        rounds.repair_round(round_, organiser, "again")
+
+
+def test_swap_two_players_between_tables_is_logged(organiser):
+    event = make_event(organiser, 8)
+    round_ = rounds.pair_next_round(event, organiser)
+    one, two = round_.matches.order_by("table")[:2]
+    x, y = one.player_a, two.player_a
+    rounds.swap_players(round_, x, y, organiser, "seating mix-up")
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert (one.player_a_id, two.player_a_id) == (y.pk, x.pk)
+    assert EventLog.objects.get(event=event, action="swap").reason == "seating mix-up"
+
+
+def test_table_pin_seats_the_player_at_that_table(organiser):
+    event = make_event(organiser, 8)
+    pinned = event.registrations.order_by("pk").last()
+    pinned.table_pin = 3
+    pinned.save()
+    round_ = rounds.pair_next_round(event, organiser)
+    match = round_.matches.get(table=3)
+    assert pinned.pk in (match.player_a_id, match.player_b_id)
+
+
+# --- top cut -----------------------------------------------------------------------------
+
+
+def test_bracket_seeding_is_one_v_eight_four_v_five_two_v_seven_three_v_six():
+    assert first_round(8) == [(1, 8), (4, 5), (2, 7), (3, 6)]
+    assert first_round(4) == [(1, 4), (2, 3)]
+    assert sorted(seed_order(32)) == list(range(1, 33))
+    with pytest.raises(ValueError):
+        first_round(6)
+
+
+def test_top_cut_is_seeded_from_the_standings_and_runs_to_a_winner(organiser):
+    from tournaments.standings_service import standings_rows
+
+    event = make_event(organiser, 8, swiss_rounds=3, top_cut=4)
+    for _ in range(3):
+        round_ = rounds.pair_next_round(event, organiser)
+        play_out(round_, organiser)
+        rounds.close_round(round_, organiser)
+    top = [row["registration"] for row in standings_rows(event)[:4]]
+    semis = rounds.start_top_cut(event, organiser)
+    pairs = [(m.player_a_id, m.player_b_id) for m in semis.matches.order_by("table")]
+    assert pairs == [(top[0], top[3]), (top[1], top[2])]
+    with pytest.raises(ServiceError, match="needs a winner"):
+        results.enter_result(semis.matches.first(), Score(1, 1), organiser)
+    play_out(semis, organiser)
+    rounds.close_round(semis, organiser)
+    final = rounds.advance_top_cut(event, organiser)
+    assert final.matches.count() == 1
+    play_out(final, organiser)
+    rounds.close_round(final, organiser)
+    assert rounds.advance_top_cut(event, organiser) is None
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED

@@ -1,0 +1,278 @@
+"""The event API: the same services and the same permissions as the pages.
+
+Errors come back as ``{"errors": [{"field": ..., "message": ...}]}`` (400), 403 for
+a missing role, 404 for an unknown event, round or match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import results, rounds, services
+from tournaments.models import Event, Match, Registration, Round
+from tournaments.roles import JUDGE, ORGANISER, has_role
+from tournaments.services import ServiceError
+
+
+def _error(message: str, field: str | None = None, code: int = 400) -> Response:
+    return Response({"errors": [{"field": field, "message": message}]}, status=code)
+
+
+def _run(action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200) -> Response:
+    """Call a service; its refusal becomes a 400 naming why."""
+    try:
+        outcome = action()
+    except ServiceError as exc:
+        return _error(str(exc))
+    return Response(render(outcome), status=code)
+
+
+def _event(request: Request, event_id: int, *roles: str) -> Event:
+    event = get_object_or_404(Event, pk=event_id)
+    is_draft = event.status == Event.Status.DRAFT
+    if roles or is_draft:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in first.")
+        needed = roles or (ORGANISER,)
+        if not has_role(request.user, event, *needed):
+            raise PermissionDenied(f"Only this event's {' or '.join(needed)}s may do this.")
+    return event
+
+
+def event_json(event: Event, players: int | None = None) -> dict:
+    return {
+        "id": event.pk,
+        "name": event.name,
+        "game": event.game,
+        "date": event.date.isoformat(),
+        "venue": event.venue,
+        "status": event.status,
+        "match_format": event.match_format,
+        "swiss_rounds": rounds.swiss_round_count(event),
+        "top_cut": event.top_cut,
+        "round_minutes": event.round_minutes,
+        "players": players,
+        "points": {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss},
+    }
+
+
+def match_json(match: Match) -> dict:
+    players = [
+        {"id": p.public_id, "name": p.display_name, "registration": p.pk} for p in match.players()
+    ]
+    return {
+        "id": match.pk,
+        "table": match.table,
+        "players": players,
+        "bye": match.is_bye,
+        "status": match.status,
+        "score": str(results.games_to_score(match.games, match)) if match.games else None,
+        "games": [_game_winner(match, g) for g in match.games],
+        "extension_minutes": match.extension_minutes,
+        "explanation": match.explanation,
+    }
+
+
+def _game_winner(match: Match, registration_id: int | None) -> str | None:
+    for player in match.players():
+        if player.pk == registration_id:
+            return player.public_id
+    return None
+
+
+def round_json(round_: Round) -> dict:
+    matches = round_.matches.select_related("player_a__user", "player_b__user")
+    return {
+        "number": round_.number,
+        "kind": round_.kind,
+        "status": round_.status,
+        "started_at": round_.started_at.isoformat() if round_.started_at else None,
+        "ends_at": round_.ends_at.isoformat() if round_.ends_at else None,
+        "stats": round_.pairing_stats,
+        "bye_reason": round_.bye_reason,
+        "matches": [match_json(m) for m in matches],
+    }
+
+
+class EventList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request) -> Response:
+        events = Event.objects.exclude(status=Event.Status.DRAFT).annotate(
+            seated=Count("registrations", filter=Q(registrations__status="registered"))
+        )
+        return Response([event_json(e, e.seated) for e in events])
+
+
+class EventDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        seated = event.registrations.filter(status=Registration.Status.REGISTERED).count()
+        return Response(event_json(event, seated))
+
+
+class RoundList(APIView):
+    """GET every round; POST pairs the next Swiss round (organisers)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        return Response([round_json(r) for r in event.rounds.all()])
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id, ORGANISER)
+        return _run(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
+
+
+class RoundDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, event_id: int, number: int) -> Response:
+        event = _event(request, event_id)
+        return Response(round_json(get_object_or_404(Round, event=event, number=number)))
+
+
+class RoundAction(APIView):
+    """POST start, close, repair (reason) or swap (first, second, reason)."""
+
+    ACTIONS = ("start", "close", "repair", "swap")
+
+    def post(self, request: Request, event_id: int, number: int, action: str) -> Response:
+        event = _event(request, event_id, ORGANISER)
+        round_ = get_object_or_404(Round, event=event, number=number)
+        reason = str(request.data.get("reason", ""))
+        if action == "start":
+            return _run(lambda: rounds.start_round(round_, request.user), round_json)
+        if action == "close":
+            return _run(lambda: rounds.close_round(round_, request.user), round_json)
+        if action == "repair":
+            return _run(lambda: rounds.repair_round(round_, request.user, reason), round_json)
+        if action == "swap":
+            try:
+                first = event.registrations.get(pk=int(request.data.get("first")))
+                second = event.registrations.get(pk=int(request.data.get("second")))
+            except (TypeError, ValueError, Registration.DoesNotExist):
+                return _error("first and second must be registration ids of this event.", "first")
+            return _run(
+                lambda: rounds.swap_players(round_, first, second, request.user, reason),
+                lambda _: round_json(round_),
+            )
+        return _error(f"Unknown action {action!r}.", code=404)
+
+
+class TopCut(APIView):
+    """POST: start the top cut, or pair its next round (organisers)."""
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id, ORGANISER)
+        last = rounds.latest_round(event)
+        if last is not None and last.kind == Round.Kind.TOP_CUT:
+            return _run(
+                lambda: rounds.advance_top_cut(event, request.user),
+                lambda r: round_json(r) if r else {"finished": True},
+            )
+        return _run(lambda: rounds.start_top_cut(event, request.user), round_json, 201)
+
+
+def _score(request: Request) -> results.Score:
+    return results.Score.parse(str(request.data.get("score", "")))
+
+
+class MatchAction(APIView):
+    """Players: report (their own wins first), confirm, dispute. Staff: result."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, match_id: int, action: str) -> Response:
+        match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
+        event = match.round.event
+        if action == "result":
+            _event(request, event.pk, ORGANISER, JUDGE)
+            return _run(
+                lambda: results.enter_result(
+                    match, _score(request), request.user, str(request.data.get("reason", ""))
+                ),
+                match_json,
+            )
+        me = Registration.objects.filter(event=event, user=request.user).first()
+        if me is None or me.pk not in (match.player_a_id, match.player_b_id):
+            raise PermissionDenied("Only the players of this match may do this.")
+        if action == "report":
+
+            def report():
+                score = _score(request)
+                if match.player_b_id == me.pk:
+                    score = results.Score(score.b, score.a, score.draws)
+                return results.report_result(match, me, score, request.user)
+
+            return _run(report, match_json)
+        if action == "confirm":
+            return _run(lambda: results.confirm_result(match, me, request.user), match_json)
+        if action == "dispute":
+            reason = str(request.data.get("reason", ""))
+            return _run(lambda: results.dispute_result(match, me, request.user, reason), match_json)
+        return _error(f"Unknown action {action!r}.", code=404)
+
+
+class Registrations(APIView):
+    """POST registers the logged-in player; DELETE withdraws (before the event starts)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        return _run(
+            lambda: services.register_player(event, request.user),
+            lambda r: {"registration": r.pk, "status": r.status},
+            status.HTTP_201_CREATED,
+        )
+
+    def delete(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        return _run(lambda: services.withdraw_player(event, request.user), lambda _: {})
+
+
+class Drop(APIView):
+    """A player drops themselves; organisers drop anyone (``registration`` in the body)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        target = request.data.get("registration")
+        if target is None:
+            registration = Registration.objects.filter(event=event, user=request.user).first()
+            if registration is None:
+                raise PermissionDenied("You are not a player in this event.")
+        else:
+            _event(request, event_id, ORGANISER)
+            registration = Registration.objects.filter(event=event, pk=target).first()
+            if registration is None:
+                return _error("No such registration in this event.", "registration")
+        reason = str(request.data.get("reason", ""))
+        return _run(
+            lambda: services.drop_player(event, registration, request.user, reason),
+            lambda r: {"registration": r.pk, "dropped_after_round": r.dropped_after_round},
+        )
+
+
+class Standings(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        from tournaments.standings_service import public_rows
+
+        event = _event(request, event_id)
+        return Response(public_rows(event))

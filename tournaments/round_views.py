@@ -1,0 +1,353 @@
+"""Pages of a running event: the organiser's controls, the player's match, public views.
+
+Views read, check roles and call services; the services hold the rules.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments import results, rounds, services
+from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
+from tournaments.services import ServiceError
+
+STEP_ACTIONS = {
+    "pair": lambda event, user: rounds.pair_next_round(event, user),
+    "start": lambda event, user: rounds.start_round(rounds.latest_round(event), user),
+    "close": lambda event, user: rounds.close_round(rounds.latest_round(event), user),
+    "top_cut": lambda event, user: rounds.start_top_cut(event, user),
+    "advance": lambda event, user: rounds.advance_top_cut(event, user),
+    "finish": lambda event, user: rounds.finish_event(event, user),
+}
+
+
+def _round_matches(round_: Round | None):
+    if round_ is None:
+        return []
+    return list(
+        round_.matches.select_related("player_a__user", "player_b__user").order_by(
+            "is_bye", "table"
+        )
+    )
+
+
+def _visible_event(request: HttpRequest, event_id: int) -> Event:
+    event = get_object_or_404(Event, pk=event_id)
+    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
+        raise Http404("No such event.")
+    return event
+
+
+def _round_or_latest(event: Event, number: str | None) -> Round | None:
+    if number and number.isdigit():
+        return event.rounds.filter(number=int(number)).first()
+    return rounds.latest_round(event)
+
+
+@event_role_required(ORGANISER)
+def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
+    """The organiser's one screen: next step, the round's tables, players, staff, log."""
+    current = rounds.latest_round(event)
+    matches = _round_matches(current)
+    registrations = list(
+        event.registrations.select_related("user").order_by("status", "registered_at", "pk")
+    )
+    context = {
+        "event": event,
+        "next_step": rounds.next_step(event),
+        "round": current,
+        "matches": matches,
+        "missing": sum(1 for m in matches if not m.has_result),
+        "disputed": [m for m in matches if m.status == Match.Status.DISPUTED],
+        "registrations": registrations,
+        "checked_in": sum(1 for r in registrations if r.checked_in),
+        "swiss_rounds": rounds.swiss_round_count(event),
+        "staff": event.roles.select_related("user"),
+        "log": event.log.select_related("actor")[:12],
+        "active_players": [r for r in registrations if r.status == Registration.Status.REGISTERED],
+    }
+    return render(request, "tournaments/event_manage.html", context)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def next_step(request: HttpRequest, event: Event) -> HttpResponse:
+    action = request.POST.get("action", "")
+    step = rounds.next_step(event)
+    if step is None or action != step[0] or action not in STEP_ACTIONS:
+        messages.error(request, "That step is not the next one any more: the page was stale.")
+        return redirect("tournaments:manage", event.pk)
+    try:
+        STEP_ACTIONS[action](event, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Done: {step[1]}.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, event=event, number=number)
+    try:
+        rounds.repair_round(round_, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Round {number} paired again; the old pairing is logged.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, event=event, number=number)
+    try:
+        first = event.registrations.get(pk=request.POST.get("first") or 0)
+        second = event.registrations.get(pk=request.POST.get("second") or 0)
+        rounds.swap_players(round_, first, second, request.user, request.POST.get("reason", ""))
+    except Registration.DoesNotExist:
+        messages.error(request, "Choose the two players to swap.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Swapped {first.display_name} and {second.display_name}.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER, JUDGE)
+def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Staff enter or correct a table's result; with htmx only that row is redrawn."""
+    match = get_object_or_404(Match, pk=match_id, round__event=event)
+    error = ""
+    try:
+        score = results.Score.parse(request.POST.get("score", ""))
+        match = results.enter_result(match, score, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        error = str(exc)
+    if request.htmx:
+        match.refresh_from_db()
+        context = {"event": event, "m": match, "round": match.round, "row_error": error}
+        return render(request, "tournaments/_match_row.html", context)
+    if error:
+        messages.error(request, f"Table {match.table}: {error}")
+    else:
+        messages.success(request, f"Table {match.table}: result saved.")
+    return redirect(request.POST.get("next") or "tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def check_in(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.POST.get("all"):
+        ids = list(event.registrations.values_list("pk", flat=True))
+    else:
+        ids = [int(i) for i in request.POST.getlist("players") if i.isdigit()]
+    changed = services.check_in(event, ids, request.user)
+    messages.success(request, f"{changed} player(s) checked in.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    try:
+        services.drop_player(event, registration, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{registration.display_name} is dropped from the next round.")
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
+    username = request.POST.get("username", "").strip()
+    name = request.POST.get("name", "").strip()
+    user = None
+    if username:
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            messages.error(request, f"No account is called {username!r}.")
+            return redirect("tournaments:manage", event.pk)
+    try:
+        registration = services.add_late_entry(event, request.user, user=user, name=name)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"{registration.display_name} joins from round {registration.joined_round}; "
+            "earlier rounds count as losses.",
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    raw = request.POST.get("table", "").strip()
+    if raw and (not raw.isdigit() or int(raw) < 1):
+        messages.error(request, "A table pin is a table number (1 or more), or empty to clear it.")
+        return redirect("tournaments:manage", event.pk)
+    registration.table_pin = int(raw) if raw else None
+    registration.save(update_fields=["table_pin"])
+    EventLog.objects.create(
+        event=event,
+        actor=request.user,
+        action="pin",
+        data={"player": registration.display_name, "table": registration.table_pin},
+    )
+    messages.success(request, f"{registration.display_name}: table pin saved.")
+    return redirect("tournaments:manage", event.pk)
+
+
+def _my_registration(request: HttpRequest, event: Event) -> Registration:
+    registration = Registration.objects.filter(event=event, user=request.user).first()
+    if registration is None:
+        raise PermissionDenied("You are not a player in this event.")
+    return registration
+
+
+def _my_current_match(event: Event, registration: Registration) -> Match | None:
+    current = rounds.latest_round(event)
+    if current is None:
+        return None
+    return (
+        current.matches.filter(Q(player_a=registration) | Q(player_b=registration))
+        .select_related("player_a__user", "player_b__user", "round")
+        .first()
+    )
+
+
+@login_required
+def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The player's page: table, opponent, and the result to report or confirm."""
+    event = get_object_or_404(Event, pk=event_id)
+    registration = _my_registration(request, event)
+    match = _my_current_match(event, registration)
+    if request.method == "POST" and match is not None:
+        _player_result_action(request, match, registration)
+        return redirect("tournaments:my_match", event.pk)
+    opponent = None
+    if match is not None and not match.is_bye:
+        opponent = match.player_b if match.player_a_id == registration.pk else match.player_a
+    context = {
+        "event": event,
+        "me": registration,
+        "match": match,
+        "opponent": opponent,
+        "i_reported": match is not None and match.reported_by_id == registration.pk,
+        "score": results.games_to_score(match.games, match) if match and match.games else None,
+    }
+    return render(request, "tournaments/my_match.html", context)
+
+
+def _player_result_action(request: HttpRequest, match: Match, me: Registration) -> None:
+    action = request.POST.get("action")
+    try:
+        if action == "report":
+            score = results.Score.parse(request.POST.get("score", ""))
+            if match.player_b_id == me.pk:  # players type their own wins first
+                score = results.Score(score.b, score.a, score.draws)
+            match = results.report_result(match, me, score, request.user)
+        elif action == "confirm":
+            match = results.confirm_result(match, me, request.user)
+        elif action == "dispute":
+            match = results.dispute_result(match, me, request.user, request.POST.get("reason", ""))
+        else:
+            raise ServiceError("Unknown action.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return
+    notes = {
+        Match.Status.REPORTED: "Result reported: your opponent confirms it on their page.",
+        Match.Status.CONFIRMED: "Result confirmed. Thank you!",
+        Match.Status.DISPUTED: "The reports disagree: a judge is coming to your table.",
+    }
+    messages.success(request, notes.get(match.status, "Saved."))
+
+
+@require_POST
+@login_required
+def drop_self(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    registration = _my_registration(request, event)
+    try:
+        services.drop_player(event, registration, request.user, "dropped by the player")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "You have dropped; you will not be paired again. Thanks!")
+    return redirect(event)
+
+
+def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Public pairings by name (what players look for on the wall), with a search box."""
+    event = _visible_event(request, event_id)
+    round_ = _round_or_latest(event, request.GET.get("round"))
+    rows = []
+    for match in _round_matches(round_):
+        seats = [(match.player_a, match.player_b)]
+        if match.player_b is not None:
+            seats.append((match.player_b, match.player_a))
+        for me, opponent in seats:
+            rows.append({"player": me, "opponent": opponent, "match": match})
+    rows.sort(key=lambda row: row["player"].display_name.casefold())
+    query = request.GET.get("q", "").strip()
+    if query:
+        rows = [r for r in rows if query.casefold() in r["player"].display_name.casefold()]
+    context = {
+        "event": event,
+        "round": round_,
+        "rows": rows,
+        "query": query,
+        "rounds": event.rounds.all(),
+    }
+    template = "tournaments/_pairings_rows.html" if request.htmx else "tournaments/pairings.html"
+    return render(request, template, context)
+
+
+def standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    from tournaments.standings_service import standings_rows
+
+    event = _visible_event(request, event_id)
+    return render(
+        request, "tournaments/standings.html", {"event": event, "rows": standings_rows(event)}
+    )
+
+
+def bracket_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _visible_event(request, event_id)
+    cut_rounds = [
+        {"round": r, "matches": _round_matches(r)}
+        for r in event.rounds.filter(kind=Round.Kind.TOP_CUT).order_by("number")
+    ]
+    return render(request, "tournaments/bracket.html", {"event": event, "cut_rounds": cut_rounds})
+
+
+def projector(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Large type for the hall's screen: round clock, extensions, tables still playing."""
+    event = _visible_event(request, event_id)
+    round_ = rounds.latest_round(event)
+    matches = _round_matches(round_)
+    context = {
+        "event": event,
+        "round": round_,
+        "playing": [m for m in matches if not m.has_result],
+        "extensions": [m for m in matches if m.extension_minutes],
+    }
+    return render(request, "tournaments/projector.html", context)

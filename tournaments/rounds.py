@@ -1,0 +1,414 @@
+"""The round lifecycle: pair → (re-pair, swap) → start the clock → results → close.
+
+Every function is one transaction that locks the event row first, so two
+organisers pressing the same button at once produce one outcome, not two.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import bracket, swiss
+from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.records import is_active_in, match_winner, swiss_records
+from tournaments.services import ServiceError
+
+
+def suggested_swiss_rounds(players: int) -> int:
+    """Enough rounds for one undefeated player: ceil(log2(players)), at least 3 for 8+."""
+    if players < 2:
+        return 1
+    return max(1, math.ceil(math.log2(players)))
+
+
+def swiss_round_count(event: Event) -> int:
+    if event.swiss_rounds:
+        return event.swiss_rounds
+    seated = event.registrations.filter(status=Registration.Status.REGISTERED).count()
+    return suggested_swiss_rounds(seated)
+
+
+def _locked(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def latest_round(event: Event) -> Round | None:
+    return event.rounds.order_by("-number").first()
+
+
+def _next_swiss_number(event: Event) -> int:
+    last = latest_round(event)
+    if last is None:
+        return 1
+    if last.status != Round.Status.CLOSED:
+        raise ServiceError(
+            f"Round {last.number} is not closed yet: enter its missing results and close it first."
+        )
+    if last.kind == Round.Kind.TOP_CUT:
+        raise ServiceError("The top cut has started: Swiss rounds are over.")
+    if last.number >= swiss_round_count(event):
+        raise ServiceError(
+            f"All {swiss_round_count(event)} Swiss rounds are played: cut to the top or finish."
+        )
+    return last.number + 1
+
+
+def _seed_for(event: Event, number: int, attempt: int) -> int:
+    """A reproducible seed per round and per re-pair, derived from the event's seed."""
+    return (event.seed * 1_000_003 + number * 1_009 + attempt) % (2**53)
+
+
+def _pairing_input(event: Event, number: int, seed: int) -> tuple[dict, dict[str, Registration]]:
+    records = swiss_records(event, number)
+    active = [r for r in records.values() if is_active_in(r.registration, number)]
+    # Standings order carries the tiebreakers; registration order breaks remaining ties.
+    order = {pk: i for i, pk in enumerate(_standings_order(event, number))}
+    active.sort(key=lambda r: (-r.points, order.get(r.registration.pk, 0), r.registration.pk))
+    players = [
+        {
+            "id": r.registration.public_id,
+            "points": r.points,
+            "opponents": r.opponents,
+            "had_bye": r.had_bye,
+            "dropped": False,
+        }
+        for r in active
+    ]
+    by_public_id = {r.registration.public_id: r.registration for r in active}
+    return {"round": number, "seed": seed, "players": players}, by_public_id
+
+
+def _standings_order(event: Event, number: int) -> list[int]:
+    from tournaments.standings_service import standings_rows
+
+    return [row["registration"] for row in standings_rows(event, through_round=number - 1)]
+
+
+@transaction.atomic
+def pair_next_round(event: Event, actor) -> Round:
+    """Pair the next Swiss round and seat it: best records at the lowest tables."""
+    event = _locked(event)
+    number = _next_swiss_number(event)
+    active = [r for r in event.registrations.all() if is_active_in(r, number)]
+    if len(active) < 2:
+        hint = " Check players in first." if number == 1 else ""
+        raise ServiceError(f"Round {number} needs at least two active players.{hint}")
+    round_ = Round.objects.create(
+        event=event, number=number, kind=Round.Kind.SWISS, seed=_seed_for(event, number, 0)
+    )
+    _pair_into(round_)
+    if event.status != Event.Status.RUNNING:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    EventLog.objects.create(
+        event=event,
+        round_number=number,
+        actor=actor,
+        action="pair",
+        data=round_.pairing_stats,
+    )
+    return round_
+
+
+def _pair_into(round_: Round) -> None:
+    event = round_.event
+    state, registrations = _pairing_input(event, round_.number, round_.seed)
+    result = swiss.pair_state(state)
+    explanations = {tuple(item["pair"]): item["reason"] for item in result.get("explanations", [])}
+    pairs = [(registrations[a], registrations[b]) for a, b in result["pairings"]]
+    pairs = _apply_table_pins(pairs)
+    Match.objects.bulk_create(
+        Match(
+            round=round_,
+            table=table,
+            player_a=a,
+            player_b=b,
+            explanation=explanations.get((a.public_id, b.public_id), ""),
+        )
+        for table, (a, b) in enumerate(pairs, start=1)
+    )
+    if result["bye"] is not None:
+        bye = registrations[result["bye"]]
+        Match.objects.create(
+            round=round_,
+            table=None,
+            player_a=bye,
+            is_bye=True,
+            games=[bye.pk, bye.pk],
+            status=Match.Status.CONFIRMED,
+        )
+    round_.pairing_stats = result["stats"]
+    round_.bye_reason = _with_names(result.get("bye_reason") or "", registrations)
+    round_.save(update_fields=["pairing_stats", "bye_reason"])
+
+
+def _with_names(text: str, registrations: dict[str, Registration]) -> str:
+    """The engine names players by id; organisers read names."""
+    return re.sub(
+        r"[\w-]+",
+        lambda word: registrations[word[0]].display_name if word[0] in registrations else word[0],
+        text,
+    )
+
+
+def _apply_table_pins(pairs: list[tuple[Registration, Registration]]):
+    """Move each pinned player's pair to the pinned table (first pin wins a clash)."""
+    seated = list(pairs)
+    fixed: set[int] = set()
+    for index in range(len(seated)):
+        a, b = seated[index]
+        pin = a.table_pin or b.table_pin
+        if pin is None or not 1 <= pin <= len(seated):
+            continue
+        target = pin - 1
+        if target in fixed or index in fixed:
+            continue
+        current = next(i for i, pair in enumerate(seated) if pair == (a, b))
+        seated[current], seated[target] = seated[target], seated[current]
+        fixed.add(target)
+    return seated
+
+
+def _results_entered(round_: Round) -> bool:
+    return round_.matches.filter(is_bye=False).exclude(status=Match.Status.PENDING).exists()
+
+
+@transaction.atomic
+def repair_round(round_: Round, actor, reason: str) -> Round:
+    """Pair the round again with a fresh draw; only before any result is in."""
+    _locked(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if not reason.strip():
+        raise ServiceError("Give a reason for re-pairing: it is logged.")
+    if round_.kind != Round.Kind.SWISS:
+        raise ServiceError("Only Swiss rounds can be re-paired.")
+    if round_.status == Round.Status.CLOSED or _results_entered(round_):
+        raise ServiceError(f"Round {round_.number} already has results: it cannot be re-paired.")
+    before = _pair_list(round_)
+    round_.matches.all().delete()
+    attempts = EventLog.objects.filter(
+        event=round_.event, round_number=round_.number, action="repair"
+    ).count()
+    round_.seed = _seed_for(round_.event, round_.number, attempts + 1)
+    round_.save(update_fields=["seed"])
+    _pair_into(round_)
+    EventLog.objects.create(
+        event=round_.event,
+        round_number=round_.number,
+        actor=actor,
+        action="repair",
+        reason=reason.strip(),
+        data={"before": before, "after": _pair_list(round_)},
+    )
+    return round_
+
+
+def _pair_list(round_: Round) -> list:
+    return [
+        [m.table, m.player_a.display_name, m.player_b.display_name if m.player_b else None]
+        for m in round_.matches.select_related("player_a__user", "player_b__user")
+    ]
+
+
+@transaction.atomic
+def swap_players(round_: Round, first: Registration, second: Registration, actor, reason: str):
+    """Exchange two players' seats (e.g. a pairing mistake spotted at the table)."""
+    _locked(round_.event)
+    if not reason.strip():
+        raise ServiceError("Give a reason for the swap: it is logged.")
+    if first.pk == second.pk:
+        raise ServiceError("Choose two different players to swap.")
+    seat_a = _seat_of(round_, first)
+    seat_b = _seat_of(round_, second)
+    if seat_a[0].pk == seat_b[0].pk:
+        raise ServiceError("Those two players are already playing each other.")
+    for match, _ in (seat_a, seat_b):
+        if match.is_bye or match.status != Match.Status.PENDING:
+            raise ServiceError(f"Table {match.table} already has a result or is a bye.")
+    (match_a, field_a), (match_b, field_b) = seat_a, seat_b
+    setattr(match_a, field_a, second)
+    setattr(match_b, field_b, first)
+    for match in (match_a, match_b):
+        if _have_met(round_, match.player_a, match.player_b):
+            raise ServiceError(
+                f"{match.player_a.display_name} and {match.player_b.display_name} "
+                "have already played each other."
+            )
+        match.explanation = ""
+        match.save(update_fields=["player_a", "player_b", "explanation"])
+    EventLog.objects.create(
+        event=round_.event,
+        round_number=round_.number,
+        actor=actor,
+        action="swap",
+        reason=reason.strip(),
+        data={
+            "players": [first.display_name, second.display_name],
+            "tables": [match_a.table, match_b.table],
+        },
+    )
+
+
+def _seat_of(round_: Round, registration: Registration) -> tuple[Match, str]:
+    for match in round_.matches.select_for_update():
+        if match.player_a_id == registration.pk:
+            return match, "player_a"
+        if match.player_b_id == registration.pk:
+            return match, "player_b"
+    raise ServiceError(f"{registration.display_name} is not in round {round_.number}.")
+
+
+def _have_met(round_: Round, a: Registration, b: Registration) -> bool:
+    earlier = Match.objects.filter(round__event=round_.event, round__number__lt=round_.number)
+    return (
+        earlier.filter(player_a=a, player_b=b).exists()
+        or earlier.filter(player_a=b, player_b=a).exists()
+    )
+
+
+@transaction.atomic
+def start_round(round_: Round, actor) -> Round:
+    """Start the round clock."""
+    _locked(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PAIRED:
+        raise ServiceError(f"Round {round_.number} has already started.")
+    round_.status = Round.Status.RUNNING
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["status", "started_at"])
+    EventLog.objects.create(
+        event=round_.event, round_number=round_.number, actor=actor, action="start"
+    )
+    return round_
+
+
+@transaction.atomic
+def close_round(round_: Round, actor) -> Round:
+    """Close a round; refused while any table lacks a confirmed result."""
+    _locked(round_.event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status == Round.Status.CLOSED:
+        raise ServiceError(f"Round {round_.number} is already closed.")
+    missing = [m.table for m in round_.matches.all() if not m.has_result]
+    if missing:
+        tables = ", ".join(str(t) for t in missing[:12]) + ("…" if len(missing) > 12 else "")
+        raise ServiceError(
+            f"Round {round_.number} cannot close: {len(missing)} table(s) have no confirmed "
+            f"result ({tables})."
+        )
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    if round_.started_at is None:
+        round_.started_at = round_.closed_at
+    round_.save(update_fields=["status", "closed_at", "started_at"])
+    EventLog.objects.create(
+        event=round_.event, round_number=round_.number, actor=actor, action="close"
+    )
+    return round_
+
+
+def _eligible_for_cut(row: dict) -> bool:
+    return not row.get("dropped") and not row.get("disqualified")
+
+
+@transaction.atomic
+def start_top_cut(event: Event, actor) -> Round:
+    """Seed the top cut from the final Swiss standings: 1 v 8, 4 v 5, 2 v 7, 3 v 6."""
+    from tournaments.standings_service import standings_rows
+
+    event = _locked(event)
+    last = latest_round(event)
+    if event.top_cut < 2:
+        raise ServiceError("This event has no top cut: set its size on the event first.")
+    if last is None or last.kind != Round.Kind.SWISS or last.status != Round.Status.CLOSED:
+        raise ServiceError("Close the last Swiss round before cutting to the top.")
+    if last.number < swiss_round_count(event):
+        raise ServiceError(
+            f"Only {last.number} of {swiss_round_count(event)} Swiss rounds are played."
+        )
+    rows = [row for row in standings_rows(event) if _eligible_for_cut(row)]
+    if len(rows) < event.top_cut:
+        raise ServiceError(
+            f"Only {len(rows)} players can make a top {event.top_cut}: reduce the cut."
+        )
+    seeds = {i: row["registration"] for i, row in enumerate(rows[: event.top_cut], start=1)}
+    round_ = Round.objects.create(event=event, number=last.number + 1, kind=Round.Kind.TOP_CUT)
+    Match.objects.bulk_create(
+        Match(
+            round=round_,
+            table=table,
+            player_a_id=seeds[high],
+            player_b_id=seeds[low],
+            explanation=f"Top {event.top_cut}: seed {high} v seed {low}",
+        )
+        for table, (high, low) in enumerate(bracket.first_round(event.top_cut), start=1)
+    )
+    EventLog.objects.create(
+        event=event,
+        round_number=round_.number,
+        actor=actor,
+        action="top_cut",
+        data={"size": event.top_cut},
+    )
+    return round_
+
+
+@transaction.atomic
+def advance_top_cut(event: Event, actor) -> Round | None:
+    """Pair the winners of the last top-cut round; None when the final is over."""
+    event = _locked(event)
+    last = latest_round(event)
+    if last is None or last.kind != Round.Kind.TOP_CUT:
+        raise ServiceError("The top cut has not started.")
+    if last.status != Round.Status.CLOSED:
+        raise ServiceError(f"Close round {last.number} before pairing the next one.")
+    winners = [match_winner(m) for m in last.matches.order_by("table")]
+    if len(winners) == 1:
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
+        EventLog.objects.create(event=event, actor=actor, action="finish")
+        return None
+    round_ = Round.objects.create(event=event, number=last.number + 1, kind=Round.Kind.TOP_CUT)
+    Match.objects.bulk_create(
+        Match(round=round_, table=table, player_a_id=a, player_b_id=b)
+        for table, (a, b) in enumerate(bracket.next_round(winners), start=1)
+    )
+    EventLog.objects.create(
+        event=event, round_number=round_.number, actor=actor, action="top_cut_round"
+    )
+    return round_
+
+
+@transaction.atomic
+def finish_event(event: Event, actor) -> Event:
+    event = _locked(event)
+    last = latest_round(event)
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise ServiceError(f"Close round {last.number} before finishing the event.")
+    event.status = Event.Status.FINISHED
+    event.save(update_fields=["status"])
+    EventLog.objects.create(event=event, actor=actor, action="finish")
+    return event
+
+
+def next_step(event: Event) -> tuple[str, str] | None:
+    """What the organiser's main button does next: (action, label), or None when done."""
+    if event.status == Event.Status.FINISHED:
+        return None
+    last = latest_round(event)
+    if last is not None and last.status == Round.Status.PAIRED:
+        return ("start", f"Start round {last.number}")
+    if last is not None and last.status == Round.Status.RUNNING:
+        return ("close", f"Close round {last.number}")
+    if last is None or (last.kind == Round.Kind.SWISS and last.number < swiss_round_count(event)):
+        number = 1 if last is None else last.number + 1
+        return ("pair", f"Pair round {number}")
+    if last.kind == Round.Kind.SWISS and event.top_cut >= 2:
+        return ("top_cut", f"Cut to the top {event.top_cut}")
+    if last.kind == Round.Kind.TOP_CUT and last.matches.count() > 1:
+        return ("advance", f"Pair round {last.number + 1} of the top cut")
+    return ("finish", "Finish the event")
