@@ -28,7 +28,7 @@ class Score:
 
     @classmethod
     def parse(cls, text: str) -> Score:
-        # Phones often turn "2-1" into "2–1" (an en dash).
+        # Phones often turn the hyphen of "2-1" into an en dash.
         parts = text.strip().replace("\u2013", "-").split("-")
         if len(parts) not in (2, 3) or not all(p.strip().isdigit() for p in parts):
             raise ServiceError(f"{text!r} is not a score: write it as 2-1 or 1-1-1.")

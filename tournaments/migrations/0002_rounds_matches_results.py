@@ -8,196 +8,317 @@ import tournaments.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EventLog',
+            name="EventLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('action', models.CharField(max_length=30)),
-                ('reason', models.TextField(blank=True)),
-                ('data', models.JSONField(blank=True, default=dict)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round_number", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("action", models.CharField(max_length=30)),
+                ("reason", models.TextField(blank=True)),
+                ("data", models.JSONField(blank=True, default=dict)),
             ],
             options={
-                'ordering': ['-at', '-pk'],
+                "ordering": ["-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table', models.PositiveIntegerField(blank=True, null=True)),
-                ('is_bye', models.BooleanField(default=False)),
-                ('games', models.JSONField(blank=True, default=list)),
-                ('status', models.CharField(choices=[('pending', 'Waiting for a result'), ('reported', 'Reported, waiting for the opponent'), ('confirmed', 'Confirmed'), ('disputed', 'Disputed: judge needed'), ('final', 'Entered by staff')], default='pending', max_length=10)),
-                ('reported_games', models.JSONField(blank=True, default=list)),
-                ('extension_minutes', models.PositiveSmallIntegerField(default=0)),
-                ('explanation', models.TextField(blank=True, help_text='Why this pairing (pair-downs).')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table", models.PositiveIntegerField(blank=True, null=True)),
+                ("is_bye", models.BooleanField(default=False)),
+                ("games", models.JSONField(blank=True, default=list)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for a result"),
+                            ("reported", "Reported, waiting for the opponent"),
+                            ("confirmed", "Confirmed"),
+                            ("disputed", "Disputed: judge needed"),
+                            ("final", "Entered by staff"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("reported_games", models.JSONField(blank=True, default=list)),
+                ("extension_minutes", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "explanation",
+                    models.TextField(blank=True, help_text="Why this pairing (pair-downs)."),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['round', 'table', 'pk'],
+                "verbose_name_plural": "matches",
+                "ordering": ["round", "table", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='ResultChange',
+            name="ResultChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('changed_at', models.DateTimeField(auto_now_add=True)),
-                ('action', models.CharField(max_length=20)),
-                ('before', models.JSONField(default=dict)),
-                ('after', models.JSONField(default=dict)),
-                ('reason', models.TextField(blank=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("changed_at", models.DateTimeField(auto_now_add=True)),
+                ("action", models.CharField(max_length=20)),
+                ("before", models.JSONField(default=dict)),
+                ("after", models.JSONField(default=dict)),
+                ("reason", models.TextField(blank=True)),
             ],
             options={
-                'ordering': ['changed_at', 'pk'],
+                "ordering": ["changed_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(choices=[('swiss', 'Swiss'), ('top_cut', 'Top cut')], default='swiss', max_length=10)),
-                ('status', models.CharField(choices=[('paired', 'Paired'), ('running', 'Running'), ('closed', 'Closed')], default='paired', max_length=10)),
-                ('seed', models.BigIntegerField(default=0)),
-                ('pairing_stats', models.JSONField(blank=True, default=dict)),
-                ('bye_reason', models.TextField(blank=True)),
-                ('paired_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("swiss", "Swiss"), ("top_cut", "Top cut")],
+                        default="swiss",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("paired", "Paired"),
+                            ("running", "Running"),
+                            ("closed", "Closed"),
+                        ],
+                        default="paired",
+                        max_length=10,
+                    ),
+                ),
+                ("seed", models.BigIntegerField(default=0)),
+                ("pairing_stats", models.JSONField(blank=True, default=dict)),
+                ("bye_reason", models.TextField(blank=True)),
+                ("paired_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['event', 'number'],
+                "ordering": ["event", "number"],
             },
         ),
         migrations.RemoveConstraint(
-            model_name='registration',
-            name='one_registration_per_event',
+            model_name="registration",
+            name="one_registration_per_event",
         ),
         migrations.AddField(
-            model_name='event',
-            name='points_draw',
+            model_name="event",
+            name="points_draw",
             field=models.PositiveSmallIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='event',
-            name='points_loss',
+            model_name="event",
+            name="points_loss",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='event',
-            name='points_win',
+            model_name="event",
+            name="points_win",
             field=models.PositiveSmallIntegerField(default=3),
         ),
         migrations.AddField(
-            model_name='event',
-            name='seed',
-            field=models.BigIntegerField(default=tournaments.models.new_seed, help_text='Seeds every pairing draw, so any pairing can be replayed.'),
+            model_name="event",
+            name="seed",
+            field=models.BigIntegerField(
+                default=tournaments.models.new_seed,
+                help_text="Seeds every pairing draw, so any pairing can be replayed.",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='tiebreakers',
-            field=models.JSONField(blank=True, default=list, help_text='Empty: the default order (OMW%, GW%, OGW%).'),
+            model_name="event",
+            name="tiebreakers",
+            field=models.JSONField(
+                blank=True, default=list, help_text="Empty: the default order (OMW%, GW%, OGW%)."
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='checked_in',
+            model_name="registration",
+            name="checked_in",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='disqualified',
+            model_name="registration",
+            name="disqualified",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='dropped_after_round',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='Last round played before the drop.', null=True),
+            model_name="registration",
+            name="dropped_after_round",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="Last round played before the drop.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='external_id',
-            field=models.CharField(blank=True, help_text="The player's id in an imported event file.", max_length=64),
+            model_name="registration",
+            name="external_id",
+            field=models.CharField(
+                blank=True, help_text="The player's id in an imported event file.", max_length=64
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='joined_round',
-            field=models.PositiveSmallIntegerField(default=1, help_text='Late entries join at a later round; earlier rounds count as losses.'),
+            model_name="registration",
+            name="joined_round",
+            field=models.PositiveSmallIntegerField(
+                default=1,
+                help_text="Late entries join at a later round; earlier rounds count as losses.",
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='name',
+            model_name="registration",
+            name="name",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='table_pin',
-            field=models.PositiveIntegerField(blank=True, help_text='Always seat this player at this table (accessibility).', null=True),
+            model_name="registration",
+            name="table_pin",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="Always seat this player at this table (accessibility).",
+                null=True,
+            ),
         ),
         migrations.AlterField(
-            model_name='registration',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='registrations', to=settings.AUTH_USER_MODEL),
+            model_name="registration",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="registrations",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='registration',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('event', 'user'), name='one_registration_per_event'),
+            model_name="registration",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("event", "user"),
+                name="one_registration_per_event",
+            ),
         ),
         migrations.AddField(
-            model_name='eventlog',
-            name='actor',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="eventlog",
+            name="actor",
+            field=models.ForeignKey(
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='eventlog',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='tournaments.event'),
+            model_name="eventlog",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="log",
+                to="tournaments.event",
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='player_a',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.registration'),
+            model_name="match",
+            name="player_a",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tournaments.registration",
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='player_b',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.registration'),
+            model_name="match",
+            name="player_b",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tournaments.registration",
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='reported_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.registration'),
+            model_name="match",
+            name="reported_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="tournaments.registration",
+            ),
         ),
         migrations.AddField(
-            model_name='resultchange',
-            name='changed_by',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="resultchange",
+            name="changed_by",
+            field=models.ForeignKey(
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='resultchange',
-            name='match',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='tournaments.match'),
+            model_name="resultchange",
+            name="match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="changes",
+                to="tournaments.match",
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.event'),
+            model_name="round",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rounds",
+                to="tournaments.event",
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='round',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.round'),
+            model_name="match",
+            name="round",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="matches",
+                to="tournaments.round",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='one_round_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("event", "number"), name="one_round_number"),
         ),
     ]
