@@ -68,7 +68,7 @@ def ruling_page(request: HttpRequest) -> HttpResponse:
 def ruling_result(request: HttpRequest, game: str, question: str) -> HttpResponse:
     """The ruling (or the problems with the payload) as an HTML fragment for the page."""
     _check_judge(request)
-    status, body = rule_on(game, question, request.body)
+    status, body = rule_on(request, game, question)
     context = {"status": status, "body": body, "game": game, "question": question}
     if status == 200:
         context["citations"] = [citation_link(c) for c in body.get("citations", [])]

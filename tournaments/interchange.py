@@ -57,7 +57,7 @@ BATCH_SIZE = 1_000
 PENDING = "pending"
 
 _MISSING = object()
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 # --- errors -------------------------------------------------------------------------------
@@ -104,7 +104,9 @@ class _Problems:
 
 
 def _show(value: Any) -> str:
-    """A value as it looks in the file, cut short if long."""
+    """A value as it looks in the file, cut short if long (lists and objects are named)."""
+    if isinstance(value, list | dict):
+        return _describe(value)
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 60 else text[:57] + "…"
 
@@ -113,7 +115,7 @@ def _describe(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true/false"
+        return "true" if value else "false"
     if isinstance(value, int | float):
         return f"the number {_show(value)}"
     if isinstance(value, str):

@@ -10,17 +10,17 @@ applies to ``request.body``).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from django.http import UnreadablePostError
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter import jsonbody
+from arbiter.jsonbody import BodyError
 from tournaments.interchange import InterchangeError, export_event, import_event
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
@@ -29,54 +29,18 @@ MAX_BODY_BYTES = 20 * 1024 * 1024
 _EVENT_ID = re.compile(r"[0-9]{1,18}")
 
 
-class BodyError(Exception):
-    """A request body that cannot be a document; ``status`` is 400 or 413."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
-
-
 def _errors(status: int, errors: list[dict[str, Any]]) -> Response:
     return Response({"errors": errors}, status=status)
 
 
-def _reject_constant(name: str) -> Any:
-    raise BodyError(f"{name} is not valid JSON: numbers must be finite.")
-
-
-def _too_big(size: int | None = None) -> BodyError:
-    told = f"The body is {size} bytes; the" if size is not None else "The body is over the"
-    return BodyError(f"{told} limit is {MAX_BODY_BYTES} bytes.", status=413)
-
-
 def read_json_body(request: Request) -> Any:
-    """The parsed body, or BodyError: refused unread when it declares more than the limit."""
-    declared = request.META.get("CONTENT_LENGTH") or "0"
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise _too_big(int(declared))
-    try:
-        raw = request._request.read(MAX_BODY_BYTES + 1)
-    except UnreadablePostError:
-        raise BodyError("The body could not be read: the upload was cut short.") from None
-    if len(raw) > MAX_BODY_BYTES:
-        raise _too_big()
-    if not raw.strip():
-        raise BodyError("The body is empty: send the arbiter-event/1 document as JSON.")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BodyError(f"The body is not UTF-8 text (byte {exc.start}).") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise BodyError(
-            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
-    except RecursionError:
-        raise BodyError("The body is nested too deeply.") from None
-    except ValueError as exc:  # e.g. an integer with more digits than Python will parse
-        raise BodyError(f"The body is not a usable JSON value: {exc}") from None
+    """The import document; BodyError (413 when too big) naming what is wrong."""
+    return jsonbody.read_json_body(
+        request,
+        limit=MAX_BODY_BYTES,
+        expected="the arbiter-event/1 document",
+        too_big_status=413,
+    )
 
 
 class EventExportView(APIView):

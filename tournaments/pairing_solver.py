@@ -20,18 +20,19 @@ and call a score group *large* when it has at least ``6r + 6`` members.
 2. A large group therefore keeps at least ``r + 1`` pairs inside itself. A pair that
    jumps over it could swap partners with one of those inside pairs (strictly
    cheaper), and its two players block at most ``r`` of them: nothing jumps over a
-   large group. With those inside pairs, two players floating into the group from
-   the same side could also pair with each other instead (the two group members
-   re-pair with an inside pair), so the players floating in from one side have all
-   met each other: at most ``r + 1`` per side.
-3. Which group members take those floaters does not matter for the cost: if a member
-   outside the chosen *core* takes one, a core member who has not met that floater
-   (at most ``r`` are excluded) can take over. So a core of ``3r + 2`` members per
-   side (one more to fix the parity of crossings, which is the parity of the number
-   of players above that boundary) suffices, and the group's other members, at least
-   ``2r + 2`` of them, always have a rematch-free pairing among themselves (Dirac:
-   each has met at most ``r`` of them, so every degree in the allowed graph is at
-   least half their number).
+   large group. Likewise two players from above who both pair into the group could
+   pair with each other instead (their two partners pairing together or with an inside
+   pair), so those players have all met each other: at most ``r + 1`` of them, and
+   at most ``r + 1`` from below.
+3. Which members of the group take those floaters does not matter for the cost: if a
+   member outside the chosen *core* takes floater z, a core member who is paired
+   inside the group and has not met z takes over (z excludes at most ``r``; at most
+   ``2r + 1`` others are busy with floaters). So a core of ``3r + 2`` members per
+   side suffices (one more when needed to match the parity of the crossings, which
+   is the parity of the number of players above that boundary), and the group's
+   remaining members, at least ``2r + 2`` of them, always have a rematch-free
+   pairing among themselves (Dirac: each has met at most ``r`` of them, so every
+   degree in the allowed graph is at least half their number).
 
 So the problem splits at large groups into independent *segments*: the lower core of
 one large group, the small groups below it, and the upper core of the next large
@@ -40,7 +41,12 @@ also pair inside their own core for free (a placeholder: it is how unused core
 members are left over, and it keeps the parity). The same arguments, applied to the
 segment solutions, show each large group lends at most ``2r + 2`` members to its
 segments, so what is left of it pairs internally in linear time (shuffle, pair
-neighbours, mend the few rematches by swaps).
+neighbours, mend the few rematches by swaps). Inside a segment, edges spanning more
+than ``6r`` players are left out (see :class:`_SegmentGraph`), which keeps long runs
+of small groups (long events with few players per score) tractable.
+
+Among equally cheap pairings every step above keeps the score groups of each pair,
+or strictly lowers the cost, so the tie-break on pair-down height survives it too.
 """
 
 from __future__ import annotations
@@ -88,11 +94,13 @@ def pair_without_rematches(
     threshold = 6 * r + 6
     core_size = 3 * r + 2
     groups = score_groups([points[v] for v in vertices])
-    low_rank = [0] * len(points)
+    size = len(points)
+    low_rank, group_start, group_end = [0] * size, [0] * size, [0] * size
     for g, (start, end) in enumerate(groups):
         for i in range(start, end):
-            low_rank[vertices[i]] = len(groups) - 1 - g
-    core_of: list[int] = [-1] * len(points)
+            v = vertices[i]
+            low_rank[v], group_start[v], group_end[v] = len(groups) - 1 - g, start, end
+    core_of: list[int] = [-1] * size
     segments: list[list[int]] = [[]]
     large: list[list[int]] = []
     for g, (start, end) in enumerate(groups):
@@ -111,14 +119,17 @@ def pair_without_rematches(
         segments[-1].extend(members[:k_up])
         segments.append(members[k_up : k_up + k_down])
         large.append(members)
+    segment_graph = _SegmentGraph(
+        points, played, core_of, low_rank, group_start, group_end, 6 * r, rng
+    )
     pairs: list[tuple[int, int]] = []
     for segment in segments:
-        solved = _solve_segment(segment, points, played, core_of, low_rank, rng)
+        solved = segment_graph.solve(segment)
         if solved is None:
             return None
         pairs.extend(solved)
     if large:
-        matched = bytearray(len(points))
+        matched = bytearray(size)
         for a, b in pairs:
             matched[a] = matched[b] = 1
         for members in large:
@@ -220,56 +231,79 @@ def _low_rank(points: Sequence[int], groups: list[tuple[int, int]]) -> list[int]
     return low
 
 
-def _solve_segment(
-    segment: list[int],
-    points: Sequence[int],
-    played: Sequence[set[int]],
-    core_of: list[int],
-    low_rank: list[int],
-    rng: random.Random,
-) -> list[tuple[int, int]] | None:
-    """Exact optimum for one segment; placeholder pairs inside a core are dropped."""
-    k = len(segment)
-    if k == 0:
-        return []
-    pairs_count = k // 2
-    values = [points[v] for v in segment]
-    spread = max(values) - min(values)
-    top_low = max(low_rank[v] for v in segment)
-    # Weight = (ceiling - cost) * scale + noise, cost = squared difference * cost_unit
-    # + height of a pair-down: the noise of all pairs stays below one cost step and
-    # the height below one squared-difference step, so both only break ties.
-    cost_unit = pairs_count * (top_low + 1) + 1
-    ceiling = spread * spread * cost_unit + top_low + 1
-    scale = 1 << (NOISE_BITS + pairs_count.bit_length())
-    bits = NOISE_BITS
-    getrandbits = rng.getrandbits
-    edges = []
-    for i in range(k):
-        a = segment[i]
-        pa, seen, core, low_a = points[a], played[a], core_of[a], low_rank[a]
-        for j in range(i + 1, k):
-            b = segment[j]
-            if core >= 0 and core == core_of[b]:
-                edges.append((i, j, ceiling * scale + getrandbits(bits)))
-            elif b not in seen:
-                d = pa - points[b]
-                if d == 0:
-                    cost = 0
-                elif d > 0:
-                    cost = d * d * cost_unit + low_a
-                else:
-                    cost = d * d * cost_unit + low_rank[b]
-                edges.append((i, j, (ceiling - cost) * scale + getrandbits(bits)))
-    matching = _matching(k, edges)
-    if len(matching) != pairs_count:
-        return None
-    result = []
-    for i, j in matching:
-        a, b = segment[i], segment[j]
-        if core_of[a] < 0 or core_of[a] != core_of[b]:
-            result.append((a, b))
-    return result
+class _SegmentGraph:
+    """Builds and solves the exact matching problem of one segment.
+
+    Pruning: a pair (p, q) of an optimal pairing has at most ``6r`` players with
+    points strictly between theirs. Every pair nested inside (both players between)
+    could swap partners with (p, q), strictly cheaper, so at most ``r`` of them are
+    (each needs two of the ``2r`` past opponents of p and q to block it); and the
+    players between who pair outside cross the boundary below p or above q, at most
+    ``2r`` more each (the crossing bound). Longer edges are left out of the graph.
+    """
+
+    def __init__(
+        self,
+        points: Sequence[int],
+        played: Sequence[set[int]],
+        core_of: list[int],
+        low_rank: list[int],
+        group_start: list[int],
+        group_end: list[int],
+        span_limit: int,
+        rng: random.Random,
+    ) -> None:
+        self.points, self.played, self.core_of = points, played, core_of
+        self.low_rank, self.group_start, self.group_end = low_rank, group_start, group_end
+        self.span_limit, self.rng = span_limit, rng
+
+    def solve(self, segment: list[int]) -> list[tuple[int, int]] | None:
+        """Exact optimum for a segment (vertices ordered by score group, best first);
+        placeholder pairs inside a core are dropped from the answer."""
+        k = len(segment)
+        if k == 0:
+            return []
+        points, played, core_of, low_rank = self.points, self.played, self.core_of, self.low_rank
+        group_start, group_end, span_limit = self.group_start, self.group_end, self.span_limit
+        pairs_count = k // 2
+        spread = points[segment[0]] - points[segment[-1]]
+        top_low = low_rank[segment[0]]
+        # Weight = (ceiling - cost) * scale + noise, cost = squared difference * cost_unit
+        # + height of a pair-down: the noise of all pairs stays below one cost step and
+        # the height below one squared-difference step, so both only break ties.
+        cost_unit = pairs_count * (top_low + 1) + 1
+        ceiling = spread * spread * cost_unit + top_low + 1
+        scale = 1 << (NOISE_BITS + pairs_count.bit_length())
+        getrandbits = self.rng.getrandbits
+        edges = []
+        for i in range(k):
+            a = segment[i]
+            pa, seen, core, low_a, end_a = (
+                points[a],
+                played[a],
+                core_of[a],
+                low_rank[a],
+                group_end[a],
+            )
+            for j in range(i + 1, k):
+                b = segment[j]
+                if group_start[b] - end_a > span_limit:
+                    break  # every later vertex is further down
+                if core >= 0 and core == core_of[b]:
+                    edges.append((i, j, ceiling * scale + getrandbits(NOISE_BITS)))
+                elif b not in seen:
+                    d = pa - points[b]
+                    cost = d * d * cost_unit + low_a if d else 0
+                    edges.append((i, j, (ceiling - cost) * scale + getrandbits(NOISE_BITS)))
+        matching = _matching(k, edges)
+        if len(matching) != pairs_count:
+            return None
+        result = []
+        for i, j in matching:
+            a, b = segment[i], segment[j]
+            if core_of[a] < 0 or core_of[a] != core_of[b]:
+                result.append((a, b))
+        return result
 
 
 def _matching(nodes: int, edges: list[tuple[int, int, int]]) -> list[tuple[int, int]]:

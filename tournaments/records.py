@@ -47,9 +47,7 @@ def swiss_records(event: Event, before_round: int) -> dict[int, PlayerRecord]:
 
     Rounds a late entry missed count as losses (no opponent, loss points).
     """
-    registrations = list(
-        event.registrations.exclude(status=Registration.Status.WAITLISTED).select_related("user")
-    )
+    registrations = list(event.registrations.select_related("user"))
     records = {r.pk: PlayerRecord(r) for r in registrations}
     by_id = {r.pk: r for r in registrations}
     matches = Match.objects.filter(

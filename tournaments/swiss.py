@@ -104,15 +104,16 @@ def pair_round(
         raise SwissInputError(f'"round" must be a positive integer, got {_show(round_number)}')
     if seed is not None and not _is_int(seed):
         raise SwissInputError(f'"seed" must be an integer or null, got {_show(seed)}')
-    parsed = _validate(players)
+    parsed = _validate(players, round_number)
     if seed is None:
         seed = secrets.randbelow(2**53)
     rng = random.Random(seed)
 
     active = [p for p in parsed if not p.dropped]
-    order = sorted(range(len(active)), key=lambda i: -active[i].points)  # stable: input order
-    active = [active[i] for i in order]
     scale, points = _scaled_points([p.points for p in active])
+    order = sorted(range(len(active)), key=lambda i: -points[i])  # stable: input order
+    active = [active[i] for i in order]
+    points = [points[i] for i in order]
     position = {p.id: v for v, p in enumerate(active)}
     played = [{position[o] for o in p.opponents if o in position} for p in active]
     for v, seen in enumerate(played):  # make "has played" symmetric, drop self-references
@@ -168,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             state = json.load(sys.stdin)
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
             print(f"error: the input is not valid JSON: {error}", file=sys.stderr)
             return 2
         try:
@@ -312,8 +313,13 @@ def _why_down(
 # --- input -----------------------------------------------------------------------------
 
 
-def _validate(players: Any) -> list[_Player]:
-    """Check the players list; every message names the player and the field."""
+def _validate(players: Any, round_number: int) -> list[_Player]:
+    """Check the players list; every message names the player and the field.
+
+    A player cannot have met more different opponents than rounds were played before
+    this one: such a history is corrupt, and would also make the engine's work grow
+    with the square of the field instead of linearly.
+    """
     if not isinstance(players, list):
         raise SwissInputError(f'"players" must be a list, got {_show(players)}')
     parsed: list[_Player] = []
@@ -339,6 +345,12 @@ def _validate(players: Any) -> list[_Player]:
             or (type(points) is float and not math.isfinite(points))
         ):
             _check_player(i, raw, seen)
+        if len(opponents) >= round_number and len(set(opponents) - {pid}) >= round_number:
+            raise SwissInputError(
+                f'players[{i}] (id {_show(pid)}): "opponents" lists '
+                f"{len(set(opponents) - {pid})} different players, more than the "
+                f"{round_number - 1} rounds before round {round_number}"
+            )
         seen[pid] = i
         parsed.append(_Player(pid, points, opponents, had_bye, dropped))
     return parsed

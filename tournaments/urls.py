@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import api, round_views, views
+from tournaments import api, interchange_api, round_views, views
 
 app_name = "tournaments"
 
@@ -47,6 +47,16 @@ urlpatterns = [
     path("me/events/", views.my_events, name="my_events"),
     # API
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),
+    path(
+        "api/v1/events/export/",
+        interchange_api.EventExportView.as_view(),
+        name="api_event_export",
+    ),
+    path(
+        "api/v1/events/import/",
+        interchange_api.EventImportView.as_view(),
+        name="api_event_import",
+    ),
     path("api/v1/events/<int:event_id>/", api.EventDetail.as_view(), name="api_event"),
     path("api/v1/events/<int:event_id>/rounds/", api.RoundList.as_view(), name="api_rounds"),
     path(

@@ -13,6 +13,7 @@ from tournaments import services
 from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
+from tournaments.rounds import swiss_round_count
 
 SEATED = Q(registrations__status=Registration.Status.REGISTERED)
 
@@ -45,6 +46,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         .select_related("user")
         .count(),
         "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
+        "swiss_rounds": swiss_round_count(event),
     }
     return render(request, "tournaments/event_detail.html", context)
 

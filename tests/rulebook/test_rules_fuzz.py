@@ -8,6 +8,7 @@ reaches the rules code, where crashes hide).
 import json
 
 import pytest
+from django.test import RequestFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,9 +57,13 @@ def replaced(value, path, new):
     return copy
 
 
+REQUESTS = RequestFactory()
+
+
 def assert_no_crash(game, slug, payload):
     raw = json.dumps(payload).encode()
-    status, body = rule_on(game, slug, raw)
+    request = REQUESTS.post("/", raw, content_type="application/json")
+    status, body = rule_on(request, game, slug)
     assert status in (200, 400), (status, body)
     if status == 400:
         assert body["errors"] and all("message" in e for e in body["errors"])

@@ -22,7 +22,7 @@ def player(pid, points=0, opponents=(), had_bye=False, dropped=False, **extra):
     }
 
 
-def state(players, round_number=2, seed=7):
+def state(players, round_number=9, seed=7):
     return {"round": round_number, "seed": seed, "players": players}
 
 
@@ -303,11 +303,15 @@ def test_pair_round_returns_plain_data():
         ([player(1.5)], '"id" must be a string or an integer, got 1.5'),
         ([{"points": 1}], 'players[0] has no "id"'),
         ([7], "players[0] must be an object, got 7"),
+        (
+            [player("a", 0, ["b", "c"]), player("b"), player("c")],
+            'players[0] (id "a"): "opponents" lists 2 different players, more than the 1 rounds',
+        ),
     ],
 )
 def test_bad_input_names_the_player_and_field(players, message):
     with pytest.raises(SwissInputError) as error:
-        pair_round(players, 1, seed=1)
+        pair_round(players, 2, seed=1)
     assert message in str(error.value)
 
 
