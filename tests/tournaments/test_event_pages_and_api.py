@@ -219,3 +219,19 @@ def test_api_standings_rows_follow_the_contract(client, running, organiser):
     assert len(rows) == 8
     assert set(rows[0]) >= {"rank", "player", "name", "match_points", "record", "omw", "gw", "ogw"}
     assert [row["rank"] for row in rows] == list(range(1, 9))
+
+
+def test_standings_command_prints_the_contract_rows(running, organiser):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    event, round_, _ = running
+    play_out(round_, organiser)
+    rounds.close_round(round_, organiser)
+    out = StringIO()
+    call_command("standings", event.pk, "--json", stdout=out)
+    rows = json.loads(out.getvalue())
+    assert [r["rank"] for r in rows] == list(range(1, 9))
+    assert {r["record"] for r in rows} == {"1-0-0", "0-1-0"}
