@@ -1,1 +1,123 @@
-"""judging models arrive with their issue."""
+"""Penalties, judge calls and the rulings and time extensions they lead to."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from rules_engine.iacta.tournament import INFRACTIONS
+from tournaments.models import Event, Match, Registration, Round
+
+INFRACTION_LABELS = {
+    "slow_play": "Slow Play Warning",
+    "rule_violation": "Rule Violation Warning",
+    "unsporting_conduct_warning": "Unsporting Conduct Warning",
+    "sleeves_not_replaced": "Sleeves not replaced",
+    "hate_symbols": "Hate symbols",
+    "illegal_deck": "Illegal deck",
+    "stalling": "Stalling",
+    "abusive_language": "Abusive language",
+    "assault": "Assault",
+    "cheating": "Cheating",
+    "theft_or_damage": "Theft or damage",
+    "refused_acknowledgement": "Refused acknowledgement",
+    "hygiene_not_remedied": "Hygiene not remedied",
+    "hidden_trigger": "Hidden trigger",
+}
+INFRACTION_CHOICES = [
+    (key, f"{INFRACTION_LABELS.get(key, key)} ({rule})") for key, (rule, _) in INFRACTIONS.items()
+]
+
+
+class Penalty(models.Model):
+    """A penalty as issued. Never edited or deleted: a correction voids it, with a reason."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+    )
+    player = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="penalties")
+    game = models.PositiveSmallIntegerField(default=1)
+    infraction = models.CharField(max_length=40, choices=INFRACTION_CHOICES)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    issued_at = models.DateTimeField(default=timezone.now)
+    notes = models.TextField(blank=True)
+    consequences = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What this penalty causes now (game/match loss, disqualification), each "
+        "with what it changed so it can be reversed.",
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    void_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["issued_at", "pk"]
+        verbose_name_plural = "penalties"
+        indexes = [models.Index(fields=["event", "player"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_infraction_display()} for {self.player.display_name}"
+
+    @property
+    def rule(self) -> str:
+        return INFRACTIONS[self.infraction][0]
+
+    @property
+    def is_void(self) -> bool:
+        return self.voided_at is not None
+
+
+class JudgeCall(models.Model):
+    """A judge call at a table: the question, the answer, and the minutes it took."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_calls")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="judge_calls"
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="judge_calls"
+    )
+    table = models.PositiveIntegerField(null=True, blank=True)
+    called_at = models.DateTimeField(default=timezone.now)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    question = models.TextField()
+    resolution = models.TextField(blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    extension_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="Minutes granted to the match as a time extension (903.1b)."
+    )
+    ruling_game = models.CharField(max_length=20, blank=True)
+    ruling_question = models.CharField(max_length=40, blank=True)
+    ruling_payload = models.JSONField(null=True, blank=True)
+    ruling_answer = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-called_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Call at table {self.table or '—'} ({self.event.name})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None

@@ -234,6 +234,11 @@ class Match(models.Model):
     reported_games = models.JSONField(default=list, blank=True)
     extension_minutes = models.PositiveSmallIntegerField(default=0)
     explanation = models.TextField(blank=True, help_text="Why this pairing (pair-downs).")
+    forced_games = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Games decided by penalties: [{game, winner, penalty}], kept over reports.",
+    )
 
     class Meta:
         ordering = ["round", "table", "pk"]

@@ -62,6 +62,19 @@ def score_to_games(score: Score, match: Match) -> list[int | None]:
     return [match.player_a_id] * score.a + [match.player_b_id] * score.b + [None] * score.draws
 
 
+def check_forced_games(games: list, match: Match) -> None:
+    """A result must count the games penalties decided (905.1, 903.1b, 203.1)."""
+    for decided in match.forced_games:
+        winner = decided["winner"]
+        needed = sum(1 for f in match.forced_games if f["winner"] == winner)
+        if games.count(winner) < needed:
+            loser = match.player_b if winner == match.player_a_id else match.player_a
+            raise ServiceError(
+                f"Game {decided['game']} was a game loss for {loser.display_name} (a penalty): "
+                "the score must count it."
+            )
+
+
 def games_to_score(games: list, match: Match) -> Score:
     return Score(
         sum(1 for g in games if g == match.player_a_id),
@@ -113,6 +126,7 @@ def report_result(match: Match, reporter: Registration, score: Score, actor) -> 
         raise ServiceError("This result is already confirmed: ask a judge to change it.")
     before = _snapshot(match)
     games = score_to_games(score, match)
+    check_forced_games(games, match)
     if match.status == Match.Status.PENDING or match.reported_by_id == reporter.pk:
         match.status = Match.Status.REPORTED
         match.reported_by = reporter
@@ -180,6 +194,7 @@ def enter_result(match: Match, score: Score, actor, reason: str = "") -> Match:
         )
     before = _snapshot(match)
     match.games = score_to_games(score, match)
+    check_forced_games(match.games, match)
     match.status = Match.Status.FINAL
     match.save(update_fields=["games", "status"])
     _log(match, actor, "correct" if closed or before["games"] else "enter", before, reason)

@@ -11,7 +11,8 @@ Definitions (all exact, with fractions; shown rounded):
 
 * A match's result comes from its games: more game wins wins, equal is a draw.
   Matches and games score ``points`` (default win 3, draw 1, loss 0).
-* A bye is a match won 2-0 and has no opponent.
+* A bye is a match won 2-0 and has no opponent. A round a late entry missed is a
+  match lost 0-2 with no opponent (``"missed": true``).
 * ``record`` is wins-losses-draws ("W-L-D", the usual card-game order; byes are wins).
 * MW% = match points / (win points x matches played); GW% likewise for games. Own
   GW% is floored at 1/3 (1/3 when no game was played).
@@ -49,6 +50,9 @@ DEFAULT_POINTS = {"win": 3, "draw": 1, "loss": 0}
 _SHOWN = ("omw", "gw", "ogw")
 
 
+_MISSED = -2  # the "second player" of a round a late entry missed
+
+
 class StandingsInputError(ValueError):
     """Malformed standings input; the message names the match or player and the field."""
 
@@ -63,7 +67,8 @@ def compute_standings(
     """Rows in rank order for ``players`` (id, name, dropped, disqualified) and ``matches``.
 
     A match is ``{"round": 2, "players": ["p1", "p2"], "games": ["p1", null, "p1"]}``
-    or ``{"round": 2, "players": ["p5"], "bye": true}``.
+    or ``{"round": 2, "players": ["p5"], "bye": true}``, or a missed round
+    ``{"round": 1, "players": ["p9"], "missed": true}``.
     """
     scoring = _check_points(points)
     order = _check_tiebreakers(tiebreakers)
@@ -84,6 +89,11 @@ def compute_standings(
 
     for m, match in enumerate(matches):
         a, b, game_list = _check_match(m, match, index, rounds_of)
+        if b == _MISSED:  # a round missed by a late entry: a match lost 0-2
+            losses[a] += 1
+            game_points[a] += 2 * loss
+            games[a] += 2
+            continue
         if b < 0:  # a bye: a match won 2-0
             wins[a] += 1
             game_points[a] += 2 * win
@@ -270,7 +280,7 @@ def _check_match(
     try:
         ids = match["players"]
         a = index[ids[0]]
-        b = -1 if match.get("bye") else index[ids[1]]
+        b = -1 if match.get("bye") else _MISSED if match.get("missed") else index[ids[1]]
     except (KeyError, IndexError, TypeError, AttributeError):
         _explain_bad_match(m, match, index)
         raise  # pragma: no cover - _explain_bad_match always raises here

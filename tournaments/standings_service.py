@@ -33,7 +33,7 @@ def standings_input(event: Event, through_round: int | None = None) -> tuple[lis
     matches = Match.objects.filter(round__event=event, round__kind=Round.Kind.SWISS)
     if through_round is not None:
         matches = matches.filter(round__number__lte=through_round)
-    plain = []
+    plain = _missed_rounds(event, registrations, through_round)
     for match in matches.select_related("round").order_by("round__number", "table"):
         if match.is_bye:
             plain.append(
@@ -48,6 +48,19 @@ def standings_input(event: Event, through_round: int | None = None) -> tuple[lis
                 }
             )
     return players, plain
+
+
+def _missed_rounds(event: Event, registrations: list, through_round: int | None) -> list[dict]:
+    """Swiss rounds a late entry missed: each a loss without an opponent."""
+    played = event.rounds.filter(kind=Round.Kind.SWISS).values_list("number", flat=True)
+    numbers = [n for n in played if through_round is None or n <= through_round]
+    return [
+        {"round": n, "players": [r.public_id], "missed": True}
+        for r in registrations
+        if r.joined_round > 1
+        for n in numbers
+        if n < r.joined_round
+    ]
 
 
 def standings_rows(event: Event, through_round: int | None = None) -> list[dict[str, Any]]:

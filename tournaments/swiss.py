@@ -14,8 +14,9 @@ What comes out, in order of priority:
 1. every active (not dropped) player is paired once, or has the bye;
 2. no rematch, whenever any rematch-free pairing exists;
 3. the bye (odd count only) goes to the lowest-ranked player who has not had one and
-   whose removal leaves the rest pairable without rematches; if every active player
-   has had a bye, the same rule runs over all of them;
+   whose removal leaves the rest pairable without rematches; if no such player exists
+   (everyone has had a bye, or each would force a rematch), the same rule runs over
+   the players who have had one;
 4. the least pairing cost, the sum over pairs of the squared points difference
    (pair-downs as few and as small as possible);
 5. among equally cheap pairings, pair-downs as low in the standings (score groups) as

@@ -23,9 +23,10 @@ def make_event(organiser, players: int, **fields) -> Event:
 
 
 def play_out(round_: Round, organiser, score: str = "2-0") -> None:
-    """Staff enter ``score`` at every table (the first-listed player wins)."""
+    """Staff enter ``score`` at every table still without a result (first player wins)."""
     for match in round_.matches.filter(is_bye=False):
-        results.enter_result(match, Score.parse(score), organiser)
+        if not match.has_result:
+            results.enter_result(match, Score.parse(score), organiser)
 
 
 def test_round_one_pairs_every_checked_in_player_once(organiser):
@@ -215,6 +216,10 @@ def test_late_entry_joins_next_round_with_losses_for_missed_rounds(organiser):
     from tournaments.records import swiss_records
 
     assert swiss_records(event, 2)[late.pk].points == event.points_loss
+    from tournaments.standings_service import standings_rows
+
+    rows = {row["registration"]: row for row in standings_rows(event, through_round=1)}
+    assert rows[late.pk]["record"] == "0-1-0"  # round 1, missed, is a loss
 
 
 # --- re-pair and swap --------------------------------------------------------------------

@@ -1,0 +1,328 @@
+"""Issuing and voiding penalties, and applying what they escalate to (900-series).
+
+The rules engine's ``penalties`` question decides the escalation from a match's
+penalties in issue order; this module only applies its answer to results,
+standings and pairings, and takes it back when a penalty is voided.
+
+Every change runs in one transaction that locks the match row (or the player's
+row, for a penalty outside a match) before counting penalties, so two judges
+penalising the same match at once are serialised: neither penalty is lost and no
+consequence is applied twice.
+
+What a consequence does:
+
+* ``game_loss`` (905.1, 903.1b, 203.1): the opponent wins that game. The game is
+  remembered on the match (``forced_games``), so a result reported later must count
+  it; a result already entered has that game's winner changed.
+* ``match_loss`` (905.2, 907.3c, 906.8): the match is recorded as lost, 0-2 (0-3 in a
+  best of five), as a final result.
+* ``disqualification`` (906, 903.1c, 907.4): the player is marked disqualified and
+  dropped (never paired again, ranked last); an unfinished match they were in is lost.
+
+Each applied consequence keeps what it replaced, so voiding a penalty can restore
+it — unless the event has moved on (a later round is paired), in which case the
+judge is told exactly what to put right by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from judging.models import Penalty
+from rules_engine import adjudicate
+from tournaments.models import Event, Match, Registration
+from tournaments.results import BEST_OF
+from tournaments.services import ServiceError
+
+GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
+RESULT_WORDS = {GAME_LOSS: "Game Loss", MATCH_LOSS: "Match Loss", DQ: "Disqualification"}
+
+
+@dataclass
+class Preview:
+    """What issuing a penalty would cause, for the judge to read before confirming."""
+
+    consequences: list[dict[str, Any]]
+    explanation: str
+    citations: list[str]
+    tallies: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        if not self.consequences:
+            return "A warning: nothing else happens yet."
+        return "; ".join(
+            f"{RESULT_WORDS[c['result']]}"
+            + (f" in game {c['game']}" if c["result"] == GAME_LOSS else "")
+            + f" ({c['rule']})"
+            for c in self.consequences
+        )
+
+
+def _ruling(penalties: list[dict]) -> dict[str, Any]:
+    return adjudicate("iacta", "penalties", {"penalties": penalties})
+
+
+def _as_engine(penalty: Penalty) -> dict:
+    return {
+        "player": str(penalty.player_id),
+        "infraction": penalty.infraction,
+        "game": penalty.game,
+    }
+
+
+def _standing_penalties(match: Match | None, player: Registration) -> list[Penalty]:
+    """The penalties that escalate together: the match's, or the player's outside matches."""
+    live = Penalty.objects.filter(voided_at__isnull=True).order_by("issued_at", "pk")
+    if match is not None:
+        return list(live.filter(match=match))
+    return list(live.filter(match__isnull=True, player=player, event=player.event))
+
+
+def preview_penalty(
+    player: Registration, infraction: str, game: int, match: Match | None = None
+) -> Preview:
+    """The escalation this penalty would cause now, computed by the rules engine."""
+    earlier = [_as_engine(p) for p in _standing_penalties(match, player)]
+    proposed = {"player": str(player.pk), "infraction": infraction, "game": game}
+    ruling = _ruling([*earlier, proposed])
+    mine = [c for c in ruling["consequences"] if c["at"] == len(earlier)]
+    tallies = ruling.get("players", {}).get(str(player.pk), {})
+    return Preview(mine, ruling["explanation"], ruling["citations"], tallies)
+
+
+def _check_player_in_match(player: Registration, match: Match | None) -> None:
+    if match is not None and player.pk not in (match.player_a_id, match.player_b_id):
+        raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
+
+
+def _check_game(game: int, event: Event) -> None:
+    best_of = BEST_OF[event.match_format]
+    if not 1 <= game <= best_of + 2:
+        raise ServiceError(f"Game {game} is not a game of a best-of-{best_of} match.")
+
+
+@transaction.atomic
+def issue_penalty(
+    player: Registration,
+    infraction: str,
+    judge,
+    *,
+    game: int = 1,
+    match: Match | None = None,
+    notes: str = "",
+) -> Penalty:
+    """Record a penalty and apply what it escalates to, all in one transaction."""
+    if infraction not in dict(Penalty._meta.get_field("infraction").choices):
+        raise ServiceError(f"Unknown infraction {infraction!r}.")
+    player = Registration.objects.select_related("event").get(pk=player.pk)
+    _check_player_in_match(player, match)
+    _check_game(game, player.event)
+    _lock(match, player)
+    penalty = Penalty.objects.create(
+        event=player.event,
+        round=match.round if match is not None else None,
+        match=match,
+        player=player,
+        game=game,
+        infraction=infraction,
+        judge=judge,
+        notes=notes.strip(),
+    )
+    reconcile(match, player)
+    penalty.refresh_from_db()
+    return penalty
+
+
+@transaction.atomic
+def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
+    """Void a penalty and undo what it caused; returns what must be put right by hand."""
+    if not reason.strip():
+        raise ServiceError("Give a reason for voiding the penalty: it stays in the record.")
+    _lock(penalty.match, penalty.player)
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if penalty.is_void:
+        raise ServiceError("This penalty is already void.")
+    penalty.voided_at = timezone.now()
+    penalty.voided_by = judge
+    penalty.void_reason = reason.strip()
+    penalty.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    return reconcile(penalty.match, penalty.player)
+
+
+def _lock(match: Match | None, player: Registration) -> None:
+    if match is not None:
+        Match.objects.select_for_update().filter(pk=match.pk).first()
+    Registration.objects.select_for_update().filter(pk=player.pk).first()
+
+
+def reconcile(match: Match | None, player: Registration) -> list[str]:
+    """Make applied consequences equal what the engine says the live penalties cause.
+
+    Returns instructions for whatever could not be undone automatically.
+    """
+    live = _standing_penalties(match, player)
+    wanted: dict[int, list[dict]] = {p.pk: [] for p in live}
+    if live:
+        ruling = _ruling([_as_engine(p) for p in live])
+        for consequence in ruling["consequences"]:
+            wanted[live[consequence["at"]].pk].append(consequence)
+    involved = list(live) + _voided_penalties(match, player)
+    involved.sort(key=lambda p: (p.issued_at, p.pk))
+    kept_of = {
+        p.pk: [c for c in p.consequences if _key(c) in {_key(t) for t in wanted.get(p.pk, [])}]
+        for p in involved
+    }
+    # Undo first, newest first, so each restores the state it found; then apply, in order.
+    manual: list[str] = []
+    for penalty in reversed(involved):
+        for gone in reversed([c for c in penalty.consequences if c not in kept_of[penalty.pk]]):
+            manual += _undo(penalty, gone)
+    for penalty in involved:
+        kept = kept_of[penalty.pk]
+        present = {_key(c) for c in kept}
+        for consequence in wanted.get(penalty.pk, []):
+            if _key(consequence) not in present:
+                kept.append(_apply(penalty, consequence))
+        if kept != penalty.consequences:
+            penalty.consequences = kept
+            penalty.save(update_fields=["consequences"])
+    return manual
+
+
+def _voided_penalties(match: Match | None, player: Registration) -> list[Penalty]:
+    voided = Penalty.objects.filter(voided_at__isnull=False)
+    if match is not None:
+        voided = voided.filter(match=match)
+    else:
+        voided = voided.filter(match__isnull=True, player=player)
+    return [p for p in voided if p.consequences]  # only those with something to undo
+
+
+def _key(consequence: dict) -> tuple:
+    return (consequence["result"], consequence.get("game"), consequence["rule"])
+
+
+def _opponent(match: Match, player: Registration) -> int | None:
+    return match.player_b_id if match.player_a_id == player.pk else match.player_a_id
+
+
+def _apply(penalty: Penalty, consequence: dict) -> dict:
+    """Apply one consequence; return it with what it replaced."""
+    record = {key: consequence[key] for key in ("result", "game", "rule")}
+    match = Match.objects.get(pk=penalty.match_id) if penalty.match_id else None
+    if consequence["result"] == GAME_LOSS and match is not None and not match.is_bye:
+        record["undo"] = _apply_game_loss(match, penalty.player, consequence["game"], penalty.pk)
+    elif consequence["result"] == MATCH_LOSS and match is not None and not match.is_bye:
+        record["undo"] = _apply_match_loss(match, penalty.player)
+    elif consequence["result"] == DQ:
+        record["undo"] = _apply_disqualification(penalty.player, match)
+    return record
+
+
+def _apply_game_loss(match: Match, player: Registration, game: int, penalty_id: int) -> dict:
+    undo = {"games": list(match.games), "forced_games": list(match.forced_games)}
+    winner = _opponent(match, player)
+    match.forced_games = [
+        *match.forced_games,
+        {"game": game, "winner": winner, "penalty": penalty_id},
+    ]
+    if match.games:  # a result is already in: that game now goes to the opponent
+        games = list(match.games)
+        if game <= len(games):
+            games[game - 1] = winner
+        else:
+            games.append(winner)
+        match.games = games
+    match.save(update_fields=["forced_games", "games"])
+    return undo
+
+
+def _apply_match_loss(match: Match, player: Registration) -> dict:
+    undo = {"games": list(match.games), "status": match.status}
+    needed = BEST_OF[match.round.event.match_format] // 2 + 1
+    match.games = [_opponent(match, player)] * needed
+    match.status = Match.Status.FINAL
+    match.save(update_fields=["games", "status"])
+    return undo
+
+
+def _last_round_number(event: Event) -> int:
+    return event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+
+
+def _apply_disqualification(player: Registration, match: Match | None) -> dict:
+    player = Registration.objects.select_related("event").get(pk=player.pk)
+    undo = {
+        "status": player.status,
+        "dropped_after_round": player.dropped_after_round,
+        "disqualified": player.disqualified,
+        "last_round": _last_round_number(player.event),
+    }
+    player.disqualified = True
+    player.status = Registration.Status.DROPPED
+    player.dropped_after_round = undo["last_round"]
+    player.save(update_fields=["disqualified", "status", "dropped_after_round"])
+    if match is not None and not match.is_bye and not match.has_result:
+        undo["match"] = _apply_match_loss(match, player)
+    return undo
+
+
+def _undo(penalty: Penalty, consequence: dict) -> list[str]:
+    """Reverse one applied consequence, or say what to reverse by hand."""
+    undo = consequence.get("undo")
+    if undo is None:
+        return []
+    match = Match.objects.select_related("round__event").filter(pk=penalty.match_id).first()
+    player = Registration.objects.select_related("event").get(pk=penalty.player_id)
+    word = RESULT_WORDS[consequence["result"]]
+    if consequence["result"] == DQ:
+        return _undo_disqualification(player, match, undo)
+    if match is None:
+        return []
+    where = f"table {match.table} of round {match.round.number}"
+    if _last_round_number(player.event) > match.round.number:
+        return [
+            f"The {word} for {player.display_name} at {where} no longer applies, but round "
+            f"{_last_round_number(player.event)} is already paired: correct the result of "
+            f"{where} by hand (the pairings already made stand)."
+        ]
+    if consequence["result"] == GAME_LOSS:
+        forced = [f for f in match.forced_games if f.get("penalty") != penalty.pk]
+        if undo["games"] or not match.games:
+            Match.objects.filter(pk=match.pk).update(forced_games=forced, games=undo["games"])
+            return []
+        Match.objects.filter(pk=match.pk).update(forced_games=forced)
+        return [
+            f"The result of {where} was reported after the {word} and counts it: check the "
+            "score with the players and correct it if needed."
+        ]
+    Match.objects.filter(pk=match.pk).update(games=undo["games"], status=undo["status"])
+    return []
+
+
+def _undo_disqualification(player: Registration, match: Match | None, undo: dict) -> list[str]:
+    Registration.objects.filter(pk=player.pk).update(
+        status=undo["status"],
+        dropped_after_round=undo["dropped_after_round"],
+        disqualified=undo["disqualified"],
+    )
+    manual = []
+    if "match" in undo and match is not None:
+        if _last_round_number(player.event) > match.round.number:
+            manual.append(
+                f"The match loss from the disqualification at table {match.table} of round "
+                f"{match.round.number} stands in the record: correct it by hand if needed."
+            )
+        else:
+            Match.objects.filter(pk=match.pk).update(**undo["match"])
+    if _last_round_number(player.event) > undo["last_round"]:
+        manual.append(
+            f"{player.display_name} was not paired in the rounds paired while disqualified; "
+            "they are paired again from the next round."
+        )
+    return manual

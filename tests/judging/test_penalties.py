@@ -1,0 +1,207 @@
+"""Penalties and what they escalate to, applied to results, standings and pairings."""
+
+import pytest
+
+from judging.penalties import issue_penalty, preview_penalty, void_penalty
+from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tournaments import results, rounds
+from tournaments.models import Match, Registration
+from tournaments.results import Score
+from tournaments.services import ServiceError
+from tournaments.standings_service import standings_rows
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(organiser):
+    """Round 1 of a 4-player best-of-three event: the first table."""
+    event = make_event(organiser, 4)
+    round_ = rounds.pair_next_round(event, organiser)
+    return round_.matches.order_by("table").first()
+
+
+def warn(match, player, judge, times=1, infraction="slow_play", game=1):
+    return [issue_penalty(player, infraction, judge, game=game, match=match) for _ in range(times)]
+
+
+def results_of(penalty):
+    return [(c["result"], c.get("game"), c["rule"]) for c in penalty.consequences]
+
+
+def test_third_slow_play_warning_in_a_game_is_a_game_loss_905_1(table, judge):
+    a = table.player_a
+    first, second = warn(table, a, judge, 2, game=2)
+    preview = preview_penalty(a, "slow_play", 2, table)
+    assert [(c["result"], c["game"], c["rule"]) for c in preview.consequences] == [
+        ("game_loss", 2, "905.1")
+    ]
+    third = issue_penalty(a, "slow_play", judge, game=2, match=table)
+    assert results_of(first) == results_of(second) == []
+    assert results_of(third) == [("game_loss", 2, "905.1")]
+    table.refresh_from_db()
+    assert table.forced_games == [{"game": 2, "winner": table.player_b_id, "penalty": third.pk}]
+
+
+def test_a_reported_result_must_count_the_game_loss(table, judge):
+    a, b = table.player_a, table.player_b
+    warn(table, a, judge, 3, game=1)
+    with pytest.raises(ServiceError, match="Game 1 was a game loss for"):
+        results.report_result(table, a, Score(2, 0), a.user)
+    assert results.report_result(table, b, Score(1, 2), b.user).status == Match.Status.REPORTED
+
+
+def test_slow_play_spread_over_games_is_no_game_loss_until_the_fifth_is_a_match_loss(table, judge):
+    a = table.player_a
+    for game in (1, 1, 2, 2):
+        assert results_of(issue_penalty(a, "slow_play", judge, game=game, match=table)) == []
+    fifth = issue_penalty(a, "slow_play", judge, game=3, match=table)
+    assert results_of(fifth) == [("match_loss", 3, "905.2")]
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINAL
+    assert table.games == [table.player_b_id, table.player_b_id]
+
+
+def test_three_rule_violation_warnings_are_a_match_loss_907_3c(table, judge):
+    *_, third = warn(table, table.player_b, judge, 3, infraction="rule_violation")
+    assert results_of(third) == [("match_loss", 1, "907.3c")]
+
+
+def test_unsporting_conduct_warning_is_a_match_loss_905_2(table, judge):
+    (penalty,) = warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    assert results_of(penalty) == [("match_loss", 1, "905.2")]
+
+
+@pytest.mark.parametrize(
+    ("infraction", "rule"), [("illegal_deck", "203.1"), ("sleeves_not_replaced", "903.1b")]
+)
+def test_illegal_deck_and_sleeves_are_game_losses(table, judge, infraction, rule):
+    (penalty,) = warn(table, table.player_a, judge, infraction=infraction, game=2)
+    assert results_of(penalty) == [("game_loss", 2, rule)]
+
+
+@pytest.mark.parametrize(
+    ("infraction", "rule"),
+    [
+        ("stalling", "906.2"),
+        ("abusive_language", "906.3"),
+        ("assault", "906.4"),
+        ("cheating", "906.5"),
+        ("theft_or_damage", "906.6"),
+        ("refused_acknowledgement", "906.7c"),
+        ("hate_symbols", "903.1c"),
+        ("hidden_trigger", "907.4"),
+    ],
+)
+def test_each_906_offence_disqualifies(table, judge, infraction, rule):
+    (penalty,) = warn(table, table.player_a, judge, infraction=infraction)
+    assert results_of(penalty) == [("disqualification", 1, rule)]
+    player = Registration.objects.get(pk=table.player_a_id)
+    assert player.disqualified and player.status == Registration.Status.DROPPED
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINAL  # the unfinished match is lost
+
+
+def test_hygiene_not_remedied_is_match_loss_then_disqualification(table, judge):
+    (penalty,) = warn(table, table.player_a, judge, infraction="hygiene_not_remedied")
+    assert results_of(penalty) == [
+        ("match_loss", 1, "906.8"),
+        ("disqualification", 1, "906.8"),
+    ]
+
+
+def test_disqualified_player_is_never_paired_again_and_marked_in_standings(table, judge, organiser):
+    event = table.round.event
+    cheat = table.player_a
+    warn(table, cheat, judge, infraction="cheating")
+    play_out(table.round, organiser)
+    rounds.close_round(table.round, organiser)
+    two = rounds.pair_next_round(event, organiser)
+    seated = {p for m in two.matches.all() for p in (m.player_a_id, m.player_b_id)}
+    assert cheat.pk not in seated
+    rows = standings_rows(event)
+    assert rows[-1]["registration"] == cheat.pk and rows[-1]["disqualified"] is True
+
+
+def test_match_loss_shows_in_the_standings(table, judge, organiser):
+    warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    play_out(table.round, organiser)  # the other table; this one is already final
+    rows = {r["registration"]: r for r in standings_rows(table.round.event)}
+    assert rows[table.player_a_id]["record"] == "0-1-0"
+    assert rows[table.player_b_id]["record"] == "1-0-0"
+
+
+# --- voiding -----------------------------------------------------------------------------
+
+
+def test_voiding_the_game_loss_warning_reverses_the_game_loss(table, judge):
+    *_, third = warn(table, table.player_a, judge, 3, game=1)
+    manual = void_penalty(third, judge, "the clock was wrong")
+    assert manual == []
+    table.refresh_from_db()
+    assert table.forced_games == []
+    third.refresh_from_db()
+    assert third.is_void and third.void_reason == "the clock was wrong"
+    assert third.consequences == []
+
+
+def test_voiding_an_earlier_warning_takes_back_the_escalation_it_fed(table, judge):
+    first, _, third = warn(table, table.player_a, judge, 3, game=1)
+    void_penalty(first, judge, "issued to the wrong player")
+    third.refresh_from_db()
+    table.refresh_from_db()
+    assert third.consequences == [] and table.forced_games == []
+    fourth = issue_penalty(table.player_a, "slow_play", judge, game=1, match=table)
+    assert results_of(fourth) == [("game_loss", 1, "905.1")]
+
+
+def test_voiding_a_match_loss_restores_the_result_before_it(table, judge, organiser):
+    results.enter_result(table, Score(1, 1), organiser)
+    (penalty,) = warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    table.refresh_from_db()
+    assert table.games == [table.player_b_id] * 2
+    void_penalty(penalty, judge, "misheard")
+    table.refresh_from_db()
+    assert table.games == [table.player_a_id, table.player_b_id]
+    assert table.status == Match.Status.FINAL
+
+
+def test_voiding_a_disqualification_reinstates_the_player(table, judge):
+    (penalty,) = warn(table, table.player_a, judge, infraction="assault")
+    assert void_penalty(penalty, judge, "wrong person") == []
+    player = Registration.objects.get(pk=table.player_a_id)
+    assert not player.disqualified and player.status == Registration.Status.REGISTERED
+    table.refresh_from_db()
+    assert table.status == Match.Status.PENDING and table.games == []
+
+
+def test_voiding_after_the_event_moved_on_says_what_to_fix_by_hand(table, judge, organiser):
+    (penalty,) = warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    play_out(table.round, organiser)
+    rounds.close_round(table.round, organiser)
+    rounds.pair_next_round(table.round.event, organiser)
+    manual = void_penalty(penalty, judge, "video review")
+    assert len(manual) == 1
+    assert f"table {table.table} of round 1" in manual[0] and "by hand" in manual[0]
+    table.refresh_from_db()
+    assert table.games == [table.player_b_id] * 2  # left as it was: pairings depend on it
+
+
+def test_a_penalty_is_voided_once_and_needs_a_reason(table, judge):
+    (penalty,) = warn(table, table.player_a, judge)
+    with pytest.raises(ServiceError, match="reason"):
+        void_penalty(penalty, judge, "")
+    void_penalty(penalty, judge, "duplicate")
+    with pytest.raises(ServiceError, match="already void"):
+        void_penalty(penalty, judge, "again")
+
+
+def test_penalty_for_someone_not_at_the_table_is_refused(table, judge):
+    other = table.round.matches.order_by("table").last().player_a
+    with pytest.raises(ServiceError, match="is not a player of table"):
+        issue_penalty(other, "slow_play", judge, match=table)
+
+
+def test_game_number_must_fit_the_format(table, judge):
+    with pytest.raises(ServiceError, match="Game 9 is not a game"):
+        issue_penalty(table.player_a, "slow_play", judge, game=9, match=table)
