@@ -151,8 +151,32 @@ def create_running_event(report: DemoReport, people: dict) -> Event | None:
             score = results.Score.parse(RESULTS[(i + number) % len(RESULTS)])
             results.enter_result(match, score, organiser)
         rounds.close_round(round_, organiser)
+    _judging_demo(event, judge)
     report.created.append(f"event {RUNNING_EVENT_NAME} with {PLAYED_ROUNDS} rounds played")
     return event
+
+
+def _judging_demo(event: Event, judge) -> None:
+    """A warning, a game loss, an open call and one that granted a time extension."""
+    from judging import calls
+    from judging.penalties import issue_penalty
+
+    tables = list(event.rounds.order_by("-number").first().matches.filter(is_bye=False))
+    slow = tables[1].player_a
+    for _ in range(3):  # the third Slow Play Warning in game 1 is a game loss (905.1)
+        issue_penalty(slow, "slow_play", judge, game=1, match=tables[1], notes="Demo")
+    issue_penalty(tables[2].player_b, "rule_violation", judge, game=2, match=tables[2])
+    calls.open_call(event, judge, question="Does a Trap respond to a Flush?", match=tables[0])
+    extended = calls.open_call(
+        event, judge, question="Dispute over a die value after a Roll.", match=tables[3]
+    )
+    calls.resolve_call(
+        extended,
+        judge,
+        resolution="The die stays as rolled (102.1).",
+        minutes=3,
+        grant_extension=True,
+    )
 
 
 @transaction.atomic

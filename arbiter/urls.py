@@ -12,4 +12,5 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("tournaments.urls")),
     path("", include("rulebook.urls")),
+    path("", include("judging.urls")),
 ]

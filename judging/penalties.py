@@ -34,11 +34,13 @@ from django.utils import timezone
 
 from judging.models import Penalty
 from rules_engine import adjudicate
+from rules_engine.iacta.tournament import INFRACTIONS
 from tournaments.models import Event, Match, Registration
 from tournaments.results import BEST_OF
 from tournaments.services import ServiceError
 
 GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
+MAX_PER_MATCH = 199  # the penalties question takes at most 200
 RESULT_WORDS = {GAME_LOSS: "Game Loss", MATCH_LOSS: "Match Loss", DQ: "Disqualification"}
 
 
@@ -55,21 +57,33 @@ class Preview:
     def summary(self) -> str:
         if not self.consequences:
             return "A warning: nothing else happens yet."
-        return "; ".join(
-            f"{RESULT_WORDS[c['result']]}"
-            + (f" in game {c['game']}" if c["result"] == GAME_LOSS else "")
-            + f" ({c['rule']})"
-            for c in self.consequences
-        )
+        return "; ".join(_consequence_words(c) for c in self.consequences)
+
+
+def describe(penalty: Penalty) -> str:
+    """What the penalty caused, in a judge's words."""
+    if not penalty.consequences:
+        return "A warning: no further consequence."
+    return "; ".join(_consequence_words(c) for c in penalty.consequences) + "."
+
+
+def _consequence_words(consequence: dict) -> str:
+    game = f" in game {consequence['game']}" if consequence["result"] == GAME_LOSS else ""
+    return f"{RESULT_WORDS[consequence['result']]}{game} ({consequence['rule']})"
 
 
 def _ruling(penalties: list[dict]) -> dict[str, Any]:
     return adjudicate("iacta", "penalties", {"penalties": penalties})
 
 
+def _engine_name(player: Registration) -> str:
+    """How the engine's explanation names the player: their name (and id, to be unique)."""
+    return f"{player.display_name} (#{player.pk})"
+
+
 def _as_engine(penalty: Penalty) -> dict:
     return {
-        "player": str(penalty.player_id),
+        "player": _engine_name(penalty.player),
         "infraction": penalty.infraction,
         "game": penalty.game,
     }
@@ -77,7 +91,11 @@ def _as_engine(penalty: Penalty) -> dict:
 
 def _standing_penalties(match: Match | None, player: Registration) -> list[Penalty]:
     """The penalties that escalate together: the match's, or the player's outside matches."""
-    live = Penalty.objects.filter(voided_at__isnull=True).order_by("issued_at", "pk")
+    live = (
+        Penalty.objects.filter(voided_at__isnull=True)
+        .select_related("player__user")
+        .order_by("issued_at", "pk")
+    )
     if match is not None:
         return list(live.filter(match=match))
     return list(live.filter(match__isnull=True, player=player, event=player.event))
@@ -87,20 +105,38 @@ def preview_penalty(
     player: Registration, infraction: str, game: int, match: Match | None = None
 ) -> Preview:
     """The escalation this penalty would cause now, computed by the rules engine."""
-    earlier = [_as_engine(p) for p in _standing_penalties(match, player)]
-    proposed = {"player": str(player.pk), "infraction": infraction, "game": game}
+    check_infraction(infraction)
+    check_player_in_match(player, match)
+    check_game(game, player.event)
+    standing = _standing_penalties(match, player)
+    _check_room(standing)
+    earlier = [_as_engine(p) for p in standing]
+    proposed = {"player": _engine_name(player), "infraction": infraction, "game": game}
     ruling = _ruling([*earlier, proposed])
     mine = [c for c in ruling["consequences"] if c["at"] == len(earlier)]
-    tallies = ruling.get("players", {}).get(str(player.pk), {})
+    tallies = ruling.get("players", {}).get(_engine_name(player), {})
     return Preview(mine, ruling["explanation"], ruling["citations"], tallies)
 
 
-def _check_player_in_match(player: Registration, match: Match | None) -> None:
+def check_infraction(infraction: str) -> None:
+    if infraction not in INFRACTIONS:
+        raise ServiceError(f"Unknown infraction {infraction!r}.")
+
+
+def _check_room(standing: list[Penalty]) -> None:
+    """The engine reads at most MAX_PER_MATCH penalties of one match (a sane bound)."""
+    if len(standing) >= MAX_PER_MATCH:
+        raise ServiceError(
+            f"This match already has {len(standing)} penalties: call the head judge."
+        )
+
+
+def check_player_in_match(player: Registration, match: Match | None) -> None:
     if match is not None and player.pk not in (match.player_a_id, match.player_b_id):
         raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
 
 
-def _check_game(game: int, event: Event) -> None:
+def check_game(game: int, event: Event) -> None:
     best_of = BEST_OF[event.match_format]
     if not 1 <= game <= best_of + 2:
         raise ServiceError(f"Game {game} is not a game of a best-of-{best_of} match.")
@@ -117,12 +153,12 @@ def issue_penalty(
     notes: str = "",
 ) -> Penalty:
     """Record a penalty and apply what it escalates to, all in one transaction."""
-    if infraction not in dict(Penalty._meta.get_field("infraction").choices):
-        raise ServiceError(f"Unknown infraction {infraction!r}.")
+    check_infraction(infraction)
     player = Registration.objects.select_related("event").get(pk=player.pk)
-    _check_player_in_match(player, match)
-    _check_game(game, player.event)
+    check_player_in_match(player, match)
+    check_game(game, player.event)
     _lock(match, player)
+    _check_room(_standing_penalties(match, player))
     penalty = Penalty.objects.create(
         event=player.event,
         round=match.round if match is not None else None,

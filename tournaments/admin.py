@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournaments.models import Event, EventRole, Registration
+from tournaments.models import Event, EventLog, EventRole, Match, Registration, ResultChange, Round
 
 
 class EventRoleInline(admin.TabularInline):
@@ -28,8 +28,62 @@ class EventRoleAdmin(admin.ModelAdmin):
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
-    list_display = ["user", "event", "status", "registered_at"]
-    list_filter = ["status", "event__game", "event"]
-    search_fields = ["user__username", "user__first_name", "user__last_name", "event__name"]
+    list_display = [
+        "__str__",
+        "user",
+        "event",
+        "status",
+        "checked_in",
+        "disqualified",
+        "registered_at",
+    ]
+    list_filter = ["status", "checked_in", "disqualified", "event__game", "event"]
+    search_fields = ["name", "user__username", "user__first_name", "user__last_name", "event__name"]
     autocomplete_fields = ["user", "event"]
     list_select_related = ["user", "event"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["event", "number", "kind", "status", "paired_at", "started_at", "closed_at"]
+    list_filter = ["kind", "status", "event"]
+    search_fields = ["event__name"]
+    list_select_related = ["event"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "is_bye",
+        "status",
+        "extension_minutes",
+    ]
+    list_filter = ["status", "is_bye", "round__event"]
+    search_fields = [
+        "player_a__name",
+        "player_b__name",
+        "player_a__user__username",
+        "player_b__user__username",
+    ]
+    list_select_related = ["round__event", "player_a__user", "player_b__user"]
+    raw_id_fields = ["player_a", "player_b", "reported_by"]
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    list_display = ["changed_at", "match", "action", "changed_by", "reason"]
+    list_filter = ["action"]
+    search_fields = ["reason"]
+    list_select_related = ["match__round__event", "changed_by"]
+
+
+@admin.register(EventLog)
+class EventLogAdmin(admin.ModelAdmin):
+    list_display = ["at", "event", "action", "round_number", "actor", "reason"]
+    list_filter = ["action", "event"]
+    search_fields = ["reason", "event__name"]
+    list_select_related = ["event", "actor"]

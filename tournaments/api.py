@@ -36,7 +36,7 @@ def _run(action: Callable[[], Any], render: Callable[[Any], Any], code: int = 20
     return Response(render(outcome), status=code)
 
 
-def _event(request: Request, event_id: int, *roles: str) -> Event:
+def event_for(request: Request, event_id: int, *roles: str) -> Event:
     event = get_object_or_404(Event, pk=event_id)
     is_draft = event.status == Event.Status.DRAFT
     if roles or is_draft:
@@ -117,7 +117,7 @@ class EventDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
     def get(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         seated = event.registrations.filter(status=Registration.Status.REGISTERED).count()
         return Response(event_json(event, seated))
 
@@ -128,11 +128,11 @@ class RoundList(APIView):
     permission_classes = [permissions.AllowAny]
 
     def get(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         return Response([round_json(r) for r in event.rounds.all()])
 
     def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id, ORGANISER)
+        event = event_for(request, event_id, ORGANISER)
         return _run(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
 
 
@@ -140,7 +140,7 @@ class RoundDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
     def get(self, request: Request, event_id: int, number: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         return Response(round_json(get_object_or_404(Round, event=event, number=number)))
 
 
@@ -150,7 +150,7 @@ class RoundAction(APIView):
     ACTIONS = ("start", "close", "repair", "swap")
 
     def post(self, request: Request, event_id: int, number: int, action: str) -> Response:
-        event = _event(request, event_id, ORGANISER)
+        event = event_for(request, event_id, ORGANISER)
         round_ = get_object_or_404(Round, event=event, number=number)
         reason = str(request.data.get("reason", ""))
         if action == "start":
@@ -176,7 +176,7 @@ class TopCut(APIView):
     """POST: start the top cut, or pair its next round (organisers)."""
 
     def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id, ORGANISER)
+        event = event_for(request, event_id, ORGANISER)
         last = rounds.latest_round(event)
         if last is not None and last.kind == Round.Kind.TOP_CUT:
             return _run(
@@ -199,7 +199,7 @@ class MatchAction(APIView):
         match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
         event = match.round.event
         if action == "result":
-            _event(request, event.pk, ORGANISER, JUDGE)
+            event_for(request, event.pk, ORGANISER, JUDGE)
             return _run(
                 lambda: results.enter_result(
                     match, _score(request), request.user, str(request.data.get("reason", ""))
@@ -232,7 +232,7 @@ class Registrations(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         return _run(
             lambda: services.register_player(event, request.user),
             lambda r: {"registration": r.pk, "status": r.status},
@@ -240,7 +240,7 @@ class Registrations(APIView):
         )
 
     def delete(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         return _run(lambda: services.withdraw_player(event, request.user), lambda _: {})
 
 
@@ -250,14 +250,14 @@ class Drop(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         target = request.data.get("registration")
         if target is None:
             registration = Registration.objects.filter(event=event, user=request.user).first()
             if registration is None:
                 raise PermissionDenied("You are not a player in this event.")
         else:
-            _event(request, event_id, ORGANISER)
+            event_for(request, event_id, ORGANISER)
             registration = Registration.objects.filter(event=event, pk=target).first()
             if registration is None:
                 return _error("No such registration in this event.", "registration")
@@ -274,5 +274,5 @@ class Standings(APIView):
     def get(self, request: Request, event_id: int) -> Response:
         from tournaments.standings_service import public_rows
 
-        event = _event(request, event_id)
+        event = event_for(request, event_id)
         return Response(public_rows(event))

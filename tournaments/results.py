@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from arbiter.text import whole_number
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.services import ServiceError
 
@@ -30,9 +31,10 @@ class Score:
     def parse(cls, text: str) -> Score:
         # Phones often turn the hyphen of "2-1" into an en dash.
         parts = text.strip().replace("\u2013", "-").split("-")
-        if len(parts) not in (2, 3) or not all(p.strip().isdigit() for p in parts):
+        numbers = [whole_number(p) for p in parts]
+        if len(parts) not in (2, 3) or None in numbers:
             raise ServiceError(f"{text!r} is not a score: write it as 2-1 or 1-1-1.")
-        numbers = [int(p) for p in parts] + ([0] if len(parts) == 2 else [])
+        numbers += [0] if len(parts) == 2 else []
         return cls(*numbers)
 
     def __str__(self) -> str:

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from arbiter.text import whole_number
 from tournaments import results, rounds, services
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
@@ -47,8 +48,8 @@ def _visible_event(request: HttpRequest, event_id: int) -> Event:
 
 
 def _round_or_latest(event: Event, number: str | None) -> Round | None:
-    if number and number.isdigit():
-        return event.rounds.filter(number=int(number)).first()
+    if whole_number(number) is not None:
+        return event.rounds.filter(number=whole_number(number)).first()
     return rounds.latest_round(event)
 
 
@@ -112,8 +113,8 @@ def repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round_ = get_object_or_404(Round, event=event, number=number)
     try:
-        first = event.registrations.get(pk=request.POST.get("first") or 0)
-        second = event.registrations.get(pk=request.POST.get("second") or 0)
+        first = event.registrations.get(pk=whole_number(request.POST.get("first")) or 0)
+        second = event.registrations.get(pk=whole_number(request.POST.get("second")) or 0)
         rounds.swap_players(round_, first, second, request.user, request.POST.get("reason", ""))
     except Registration.DoesNotExist:
         messages.error(request, "Choose the two players to swap.")
@@ -152,7 +153,7 @@ def check_in(request: HttpRequest, event: Event) -> HttpResponse:
     if request.POST.get("all"):
         ids = list(event.registrations.values_list("pk", flat=True))
     else:
-        ids = [int(i) for i in request.POST.getlist("players") if i.isdigit()]
+        ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
     changed = services.check_in(event, ids, request.user)
     messages.success(request, f"{changed} player(s) checked in.")
     return redirect("tournaments:manage", event.pk)
@@ -200,10 +201,11 @@ def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
 def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     raw = request.POST.get("table", "").strip()
-    if raw and (not raw.isdigit() or int(raw) < 1):
+    table = whole_number(raw)
+    if raw and not table:
         messages.error(request, "A table pin is a table number (1 or more), or empty to clear it.")
         return redirect("tournaments:manage", event.pk)
-    registration.table_pin = int(raw) if raw else None
+    registration.table_pin = table
     registration.save(update_fields=["table_pin"])
     EventLog.objects.create(
         event=event,

@@ -12,7 +12,13 @@ pytestmark = pytest.mark.django_db
 
 
 def snapshot() -> tuple:
+    from judging.models import JudgeCall, Penalty
+    from tournaments.models import Match
+
     return (
+        sorted(Match.objects.values_list("pk", "games", "status")),
+        Penalty.objects.count(),
+        JudgeCall.objects.count(),
         sorted(User.objects.values_list("username", "password")),
         sorted(Event.objects.values_list("name", "status", "date")),
         sorted(EventRole.objects.values_list("event__name", "user__username", "role")),
@@ -47,3 +53,21 @@ def test_demo_twice_changes_nothing():
     output = run_demo()
     assert snapshot() == before
     assert "nothing changed" in output
+
+
+def test_demo_plays_out_an_event_with_every_feature():
+    from judging.models import JudgeCall, Penalty
+    from tournaments.models import Round
+
+    run_demo()
+    event = Event.objects.get(name="Arbiter Demo Championship")
+    assert list(event.rounds.values_list("number", "status")) == [
+        (1, Round.Status.CLOSED),
+        (2, Round.Status.CLOSED),
+        (3, Round.Status.CLOSED),
+        (4, Round.Status.PAIRED),
+    ]
+    assert event.registrations.count() == 16
+    assert any(p.consequences for p in Penalty.objects.filter(event=event))
+    assert JudgeCall.objects.filter(event=event, resolved_at__isnull=True).exists()
+    assert event.rounds.get(number=4).matches.filter(extension_minutes__gt=0).exists()

@@ -1,0 +1,220 @@
+"""Judge calls: opening one at a table, answering it, and the time extension it may grant.
+
+Each function is one transaction that locks the rows it changes, so two judges
+answering the same call at once cannot both resolve it, and two extensions granted to
+one match at once are both counted (903.1b).
+
+Permissions are the views' business (judges and organisers of the event); these
+functions only refuse what is wrong whoever asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from judging.models import JudgeCall
+from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
+from tournaments.models import Event, EventLog, Match, Round
+from tournaments.roles import JUDGE, ORGANISER, has_role
+from tournaments.services import ServiceError
+
+MAX_TEXT = 2_000
+MAX_MINUTES = 180
+MAX_TABLE = 2_147_483_647  # the column's ceiling: a larger number cannot be stored
+
+
+class CallError(ServiceError):
+    """A refused change to a call, naming the field at fault so the API can point at it.
+
+    ``errors`` lists every problem as ``{"field", "message"}``, the way the API returns them.
+    """
+
+    def __init__(self, message: str, field: str | None = None, errors: list | None = None):
+        super().__init__(message)
+        self.errors = errors or [{"field": field, "message": message}]
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise CallError(f"Write the {field}.", field)
+    text = value.strip()
+    if len(text) > MAX_TEXT:
+        raise CallError(
+            f"The {field} is {len(text):,} characters long; keep it to {MAX_TEXT:,}.", field
+        )
+    return text
+
+
+def _whole_number(value: Any, field: str, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CallError(f"The {what} must be a whole number.", field)
+    if not low <= value <= high:
+        raise CallError(f"The {what} must be from {low} to {high:,} (got {value}).", field)
+    return value
+
+
+def current_round(event: Event) -> Round | None:
+    """The round being played: the latest one, unless it is already closed."""
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or latest.status == Round.Status.CLOSED:
+        return None
+    return latest
+
+
+@transaction.atomic
+def open_call(
+    event: Event,
+    actor,
+    *,
+    question: str,
+    table: int | None = None,
+    match: Match | None = None,
+    judge=None,
+) -> JudgeCall:
+    """Log a call at a table, tied to the match playing there so an extension can follow."""
+    question = _text(question, "question")
+    if match is not None:
+        match = Match.objects.select_related("round").filter(pk=match.pk).first()
+        if match is None or match.round.event_id != event.pk:
+            raise CallError("That match is not part of this event.", "match")
+        if match.is_bye:
+            raise CallError("A bye has no table to call a judge to.", "match")
+        if table is not None and table != match.table:
+            raise CallError(
+                f"The match is at table {match.table}, not table {table}: give one or the other.",
+                "table",
+            )
+        table, round_ = match.table, match.round
+    elif table is not None:
+        table = _whole_number(table, "table", "table number", 1, MAX_TABLE)
+        round_ = current_round(event)
+        if round_ is not None:
+            match = round_.matches.filter(table=table, is_bye=False).first()
+    else:
+        raise CallError("Give the table the judge is called to.", "table")
+    if judge is not None and not has_role(judge, event, JUDGE, ORGANISER):
+        raise CallError(f"{judge.get_username()} is not a judge of this event.", "judge")
+    return JudgeCall.objects.create(
+        event=event, round=round_, match=match, table=table, judge=judge, question=question
+    )
+
+
+def _locked(call: JudgeCall) -> JudgeCall:
+    return JudgeCall.objects.select_for_update(of=("self",)).select_related("event").get(pk=call.pk)
+
+
+def _rule(call: JudgeCall, game: Any, question: Any, payload: Any, prefix: str = "") -> None:
+    """Ask the rules engine and keep question and answer on the call (saved by the caller)."""
+    if not isinstance(game, str) or not game:
+        raise CallError(
+            "Name the game of the ruling (iacta, superjack or dataclysm).", f"{prefix}game"
+        )
+    if not isinstance(question, str) or not question:
+        raise CallError("Name the rules question of the ruling.", f"{prefix}question")
+    try:
+        answer = adjudicate(game, question, payload)
+    except UnknownGame:
+        raise CallError(f"Arbiter has no game {game!r}.", f"{prefix}game") from None
+    except UnknownQuestion:
+        raise CallError(
+            f"{game} has no rules question {question!r}.", f"{prefix}question"
+        ) from None
+    except PayloadError as exc:
+        problems = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
+        raise CallError(
+            f"The game state does not fit {game}/{question}: {problems}",
+            errors=[
+                {"field": _payload_field(prefix, e["field"]), "message": e["message"]}
+                for e in exc.errors
+            ],
+        ) from None
+    call.ruling_game, call.ruling_question = game, question
+    call.ruling_payload, call.ruling_answer = payload, answer
+
+
+def _payload_field(prefix: str, field: str) -> str:
+    if field == "(payload)":
+        return f"{prefix}payload"
+    return f"{prefix}payload{'' if field.startswith('[') else '.'}{field}"
+
+
+@transaction.atomic
+def attach_ruling(call: JudgeCall, actor, *, game: str, question: str, payload: Any) -> JudgeCall:
+    """Keep the rules engine's answer with the call, so the ruling given can be checked later.
+
+    An open call's ruling may be replaced while the judge works it out; a resolved call's
+    record is final.
+    """
+    call = _locked(call)
+    if not call.is_open:
+        raise CallError("This call is resolved: its record can no longer change.")
+    _rule(call, game, question, payload)
+    call.save(update_fields=["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"])
+    return call
+
+
+@transaction.atomic
+def resolve_call(
+    call: JudgeCall,
+    actor,
+    *,
+    resolution: str,
+    minutes: int,
+    grant_extension: bool = False,
+    ruling: dict[str, Any] | None = None,
+) -> JudgeCall:
+    """Close a call with its answer; granted minutes go onto the match's clock (903.1b)."""
+    call = _locked(call)
+    if not call.is_open:
+        raise CallError("This call is already resolved.")
+    resolution = _text(resolution, "resolution")
+    minutes = _whole_number(minutes, "minutes", "minutes", 0, MAX_MINUTES)
+    fields = ["judge", "resolution", "resolved_at", "minutes"]
+    if ruling is not None:
+        if not isinstance(ruling, dict):
+            raise CallError("A ruling needs its game, question and payload.", "ruling")
+        _rule(call, ruling.get("game"), ruling.get("question"), ruling.get("payload"), "ruling.")
+        fields += ["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"]
+    if grant_extension:
+        _extend(call, actor, minutes)
+        fields.append("extension_minutes")
+    if call.judge_id is None:
+        call.judge = actor
+    call.resolution = resolution
+    call.minutes = minutes
+    call.resolved_at = timezone.now()
+    call.save(update_fields=fields)
+    return call
+
+
+def _extend(call: JudgeCall, actor, minutes: int) -> None:
+    if call.match_id is None:
+        raise CallError(
+            "This call is not tied to a match: there is no clock to extend.", "grant_extension"
+        )
+    if minutes < 1:
+        raise CallError("A time extension needs at least one minute.", "minutes")
+    # The round row too: close_round locks it, so the round cannot close under the extension.
+    match = (
+        Match.objects.select_for_update(of=("self", "round"))
+        .select_related("round")
+        .get(pk=call.match_id)
+    )
+    if match.round.status == Round.Status.CLOSED:
+        raise CallError(
+            f"Round {match.round.number} is closed: table {match.table} can get no more time.",
+            "grant_extension",
+        )
+    match.extension_minutes += minutes
+    match.save(update_fields=["extension_minutes"])
+    call.extension_minutes = minutes
+    EventLog.objects.create(
+        event=call.event,
+        round_number=match.round.number,
+        actor=actor,
+        action="time_extension",
+        data={"table": match.table, "minutes": minutes, "call": call.pk},
+    )

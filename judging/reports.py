@@ -1,0 +1,177 @@
+"""Penalty reports: an event's penalties as a spreadsheet, and one player's history.
+
+The CSV is what organisers send on to the sanctioning body, so every penalty is in it,
+voided ones too (with when and why). A player's history crosses events because a judge
+deciding on a penalty needs to know what the player was penalised for before.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from typing import Any
+from urllib.parse import quote
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+
+from judging.models import INFRACTION_LABELS, Penalty
+from judging.penalties import GAME_LOSS, RESULT_WORDS
+from tournaments.models import Event, EventRole, Registration
+from tournaments.roles import JUDGE, ORGANISER, event_role_required
+
+CSV_COLUMNS = [
+    "issued_at",
+    "round",
+    "table",
+    "game",
+    "player",
+    "infraction",
+    "rule",
+    "consequences",
+    "judge",
+    "notes",
+    "voided_at",
+    "void_reason",
+]
+# A cell starting with one of these is run as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def consequence_text(consequence: dict[str, Any]) -> str:
+    """One consequence for people: "Game Loss game 2 (905.1)", "Match Loss (905.2)"."""
+    words = RESULT_WORDS.get(consequence["result"], consequence["result"])
+    if consequence["result"] == GAME_LOSS and consequence.get("game"):
+        words += f" game {consequence['game']}"
+    return f"{words} ({consequence['rule']})"
+
+
+def infraction_label(infraction: str) -> str:
+    return INFRACTION_LABELS.get(infraction, infraction)
+
+
+def penalty_url(penalty: Penalty, staff_events: set[int]) -> str:
+    """Its line on the event's penalties page for the event's staff; else the event page."""
+    if penalty.event_id in staff_events:
+        return reverse("judging:penalties", args=[penalty.event_id]) + f"#penalty-{penalty.pk}"
+    return penalty.event.get_absolute_url()
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell that spreadsheets show as text, never run as a formula."""
+    if value is None:
+        return ""
+    text = str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def _when(moment) -> str:
+    """Local time, in the one format Excel reads as a date without asking."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
+
+
+def _report_rows(event: Event) -> list[list[str]]:
+    penalties = event.penalties.select_related("round", "match", "player__user", "judge")
+    return [
+        [
+            _when(p.issued_at),
+            _cell(p.round.number if p.round_id else ""),
+            _cell(p.match.table if p.match_id else ""),
+            _cell(p.game),
+            _cell(p.player.display_name),
+            _cell(infraction_label(p.infraction)),
+            _cell(p.rule),
+            _cell("; ".join(consequence_text(c) for c in p.consequences)),
+            _cell(p.judge.get_username() if p.judge_id else ""),
+            _cell(p.notes),
+            _when(p.voided_at),
+            _cell(p.void_reason),
+        ]
+        for p in penalties.order_by("issued_at", "pk")
+    ]
+
+
+def _attachment(event: Event) -> str:
+    """An ASCII file name for old clients and the event's own name (any script) for the rest."""
+    plain = f"{slugify(event.name) or f'event-{event.pk}'}-penalties.csv"
+    named = f"{slugify(event.name, allow_unicode=True) or f'event-{event.pk}'}-penalties.csv"
+    header = f'attachment; filename="{plain}"'
+    if named != plain:
+        header += f"; filename*=utf-8''{quote(named)}"
+    return header
+
+
+@event_role_required(ORGANISER, JUDGE)
+def penalty_report_csv(request: HttpRequest, event: Event) -> HttpResponse:
+    """The event's penalties as CSV, UTF-8 with a BOM so Excel keeps names in any script."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = _attachment(event)
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(_report_rows(event))
+    return response
+
+
+def may_see_history(viewer, player) -> bool:
+    """The player themself, staff of an event the player is registered in, superusers."""
+    if not viewer.is_authenticated:
+        return False
+    if viewer.is_superuser or viewer.pk == player.pk:
+        return True
+    their_events = Registration.objects.filter(user=player).values("event")
+    return EventRole.objects.filter(
+        user=viewer, role__in=[ORGANISER, JUDGE], event__in=their_events
+    ).exists()
+
+
+@login_required
+def player_history(request: HttpRequest, user_id: int) -> HttpResponse:
+    """Every penalty a player received, across events, with counts by infraction."""
+    player = get_object_or_404(get_user_model(), pk=user_id)
+    if not may_see_history(request.user, player):
+        raise PermissionDenied(
+            "Only the player and the organisers and judges of their events may see this history."
+        )
+    penalties = list(
+        Penalty.objects.filter(player__user=player)
+        .select_related("event", "round", "match", "player", "judge")
+        .order_by("-issued_at", "-pk")
+    )
+    live = Counter(p.infraction for p in penalties if not p.is_void)
+    staff_events = (
+        {p.event_id for p in penalties}
+        if request.user.is_superuser
+        else set(
+            EventRole.objects.filter(user=request.user, role__in=[ORGANISER, JUDGE]).values_list(
+                "event_id", flat=True
+            )
+        )
+    )
+    counts = [{"infraction": infraction_label(key), "count": n} for key, n in live.most_common()]
+    rows = [
+        {
+            "penalty": p,
+            "url": penalty_url(p, staff_events),
+            "infraction": infraction_label(p.infraction),
+            "consequences": [consequence_text(c) for c in p.consequences],
+        }
+        for p in penalties
+    ]
+    return render(
+        request,
+        "judging/player_history.html",
+        {
+            "player": player,
+            "name": player.get_full_name() or player.get_username(),
+            "counts": counts,
+            "rows": rows,
+            "voided": sum(p.is_void for p in penalties),
+        },
+    )

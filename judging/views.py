@@ -1,0 +1,228 @@
+"""The judge's pages: the event console, penalties with their escalation preview,
+judge calls, and the search timer. Judges and organisers of the event only."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arbiter.text import whole_number
+from judging import calls
+from judging import penalties as penalty_service
+from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
+from tournaments import rounds
+from tournaments.models import Event, Match, Registration
+from tournaments.roles import JUDGE, ORGANISER, event_role_required
+from tournaments.services import ServiceError
+
+STAFF = (ORGANISER, JUDGE)
+
+
+def _current_matches(event: Event) -> list[Match]:
+    current = rounds.latest_round(event)
+    if current is None:
+        return []
+    return list(
+        current.matches.filter(is_bye=False)
+        .select_related("player_a__user", "player_b__user", "round")
+        .order_by("table")
+    )
+
+
+@event_role_required(*STAFF)
+def console(request: HttpRequest, event: Event) -> HttpResponse:
+    """Open calls, matches with extensions and recent penalties of the current round."""
+    current = rounds.latest_round(event)
+    matches = _current_matches(event)
+    context = {
+        "event": event,
+        "round": current,
+        "open_calls": event.judge_calls.filter(resolved_at__isnull=True).select_related(
+            "match", "judge"
+        ),
+        "extended": [m for m in matches if m.extension_minutes],
+        "disputed": [m for m in matches if m.status == Match.Status.DISPUTED],
+        "recent": event.penalties.select_related(
+            "player__user", "judge", "round", "match"
+        ).order_by("-issued_at", "-pk")[:10],
+        "matches": matches,
+    }
+    return render(request, "judging/event_console.html", context)
+
+
+def _penalty_form_context(event: Event, request: HttpRequest) -> dict:
+    matches = _current_matches(event)
+    chosen = request.GET.get("match") or request.POST.get("match") or ""
+    return {
+        "event": event,
+        "matches": matches,
+        "chosen": whole_number(chosen),
+        "infractions": INFRACTION_CHOICES,
+        "players": event.registrations.exclude(status=Registration.Status.WAITLISTED)
+        .select_related("user")
+        .order_by("name", "user__username"),
+    }
+
+
+def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str, int]:
+    """The form's player, match, infraction and game, or ServiceError naming the field."""
+    match = None
+    if data.get("match"):
+        match_id = whole_number(data.get("match"))
+        match = Match.objects.filter(pk=match_id, round__event=event).first() if match_id else None
+        if match is None:
+            raise ServiceError("Choose a table of this event.")
+    player_id = whole_number(data.get("player"))
+    player = event.registrations.filter(pk=player_id).first() if player_id else None
+    if player is None:
+        raise ServiceError("Choose the player who receives the penalty.")
+    infraction = str(data.get("infraction") or "")
+    if infraction not in dict(INFRACTION_CHOICES):
+        raise ServiceError("Choose the infraction.")
+    game = whole_number(data.get("game") or "1")
+    if game is None:
+        raise ServiceError("The game number is a whole number (1, 2, 3…).")
+    return player, match, infraction, game
+
+
+@event_role_required(*STAFF)
+def new_penalty(request: HttpRequest, event: Event) -> HttpResponse:
+    """Log a penalty in seconds: table, player, infraction, game; preview; confirm."""
+    context = _penalty_form_context(event, request)
+    if request.method == "POST":
+        try:
+            player, match, infraction, game = _penalty_input(event, request.POST)
+            penalty = penalty_service.issue_penalty(
+                player,
+                infraction,
+                request.user,
+                game=game,
+                match=match,
+                notes=request.POST.get("notes", ""),
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            context["form"] = request.POST
+            return render(request, "judging/penalty_form.html", context, status=400)
+        summary = penalty_service.describe(penalty)
+        messages.success(request, f"Penalty logged: {penalty}. {summary}")
+        if match is not None:
+            return redirect("judging:match", event.pk, match.pk)
+        return redirect("judging:penalties", event.pk)
+    return render(request, "judging/penalty_form.html", context)
+
+
+@event_role_required(*STAFF)
+def preview(request: HttpRequest, event: Event) -> HttpResponse:
+    """The escalation the penalty would cause, shown before the judge confirms (htmx)."""
+    try:
+        player, match, infraction, game = _penalty_input(event, request.POST or request.GET)
+        result = penalty_service.preview_penalty(player, infraction, game, match)
+    except ServiceError as exc:
+        return render(request, "judging/_preview.html", {"error": str(exc)})
+    return render(request, "judging/_preview.html", {"preview": result, "player": player})
+
+
+@event_role_required(*STAFF)
+def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
+    penalties = event.penalties.select_related(
+        "player__user", "judge", "round", "match", "voided_by"
+    ).order_by("-issued_at", "-pk")
+    return render(request, "judging/penalty_list.html", {"event": event, "penalties": penalties})
+
+
+@require_POST
+@event_role_required(*STAFF)
+def void(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
+    penalty = get_object_or_404(Penalty, pk=penalty_id, event=event)
+    try:
+        manual = penalty_service.void_penalty(penalty, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Penalty voided: {penalty}. What it caused was taken back.")
+        for step in manual:
+            messages.warning(request, f"By hand: {step}")
+    return redirect("judging:penalties", event.pk)
+
+
+@event_role_required(*STAFF)
+def match_page(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """One table for the judge: players, result, extension, penalties, calls."""
+    match = get_object_or_404(
+        Match.objects.select_related("player_a__user", "player_b__user", "round"),
+        pk=match_id,
+        round__event=event,
+    )
+    context = {
+        "event": event,
+        "m": match,
+        "penalties": match.penalties.select_related("player__user", "judge"),
+        "calls": match.judge_calls.select_related("judge"),
+        "game_losses": [
+            {**f, "loser": match.player_b if f["winner"] == match.player_a_id else match.player_a}
+            for f in match.forced_games
+        ],
+    }
+    return render(request, "judging/match.html", context)
+
+
+@require_POST
+@event_role_required(*STAFF)
+def new_call(request: HttpRequest, event: Event) -> HttpResponse:
+    raw_table = request.POST.get("table", "").strip()
+    table = whole_number(raw_table)
+    try:
+        if raw_table and table is None:
+            raise ServiceError("The table is a number.")
+        call = calls.open_call(
+            event,
+            request.user,
+            question=request.POST.get("question", ""),
+            table=table,
+            judge=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("judging:console", event.pk)
+    messages.success(request, f"Call at table {call.table or '—'} logged.")
+    return redirect("judging:call", event.pk, call.pk)
+
+
+@event_role_required(*STAFF)
+def call_page(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
+    call = get_object_or_404(
+        JudgeCall.objects.select_related("match", "judge"), pk=call_id, event=event
+    )
+    if request.method == "POST":
+        minutes = whole_number(request.POST.get("minutes", "").strip() or "0")
+        try:
+            if minutes is None:
+                raise ServiceError("Minutes are a whole number.")
+            calls.resolve_call(
+                call,
+                request.user,
+                resolution=request.POST.get("resolution", ""),
+                minutes=minutes,
+                grant_extension=bool(request.POST.get("extension")),
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Call resolved.")
+            return redirect("judging:console", event.pk)
+    elapsed = None
+    if call.is_open:
+        from django.utils import timezone
+
+        elapsed = max(1, round((timezone.now() - call.called_at).total_seconds() / 60))
+    return render(request, "judging/call.html", {"event": event, "call": call, "elapsed": elapsed})
+
+
+@event_role_required(*STAFF)
+def search_timer(request: HttpRequest, event: Event) -> HttpResponse:
+    """A stopwatch for a search (904.2-904.6) that says when a warning may be issued."""
+    table = request.GET.get("table", "")
+    return render(request, "judging/search_timer.html", {"event": event, "table": table})

@@ -1,0 +1,49 @@
+"""A judge logs three Slow Play Warnings in one game and sees the game loss applied."""
+
+import pytest
+
+from tests.conftest import PASSWORD, make_user
+from tournaments import rounds, services
+from tournaments.models import Event, EventRole
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(transactional_db):
+    organiser = make_user("olive")
+    event = services.create_event(organiser, name="Penalty Open", status=Event.Status.REGISTRATION)
+    for name in ("Ann", "Bob", "Cy", "Di"):
+        services.register_player(event, make_user(name.lower(), first_name=name))
+    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    EventRole.objects.create(event=event, user=make_user("jude"), role=EventRole.Role.JUDGE)
+    round_ = rounds.pair_next_round(event, organiser)
+    return round_.matches.order_by("table").first()
+
+
+def log_slow_play(page, table, game: int) -> None:
+    page.select_option("select[name=match]", str(table.pk))
+    page.select_option("select[name=player]", str(table.player_a_id))
+    page.select_option("select[name=infraction]", "slow_play")
+    page.fill("input[name=game]", str(game))
+
+
+def test_third_slow_play_warning_shows_and_applies_the_game_loss(page, live_server, log_in, table):
+    event = table.round.event
+    log_in("jude", PASSWORD)
+    name = table.player_a.display_name
+    for warning in (1, 2, 3):
+        page.goto(f"{live_server.url}/events/{event.pk}/penalties/new/?match={table.pk}")
+        log_slow_play(page, table, game=2)
+        preview = page.locator(".penalty-preview")
+        preview.wait_for()
+        if warning == 3:
+            page.locator(".penalty-preview.has-consequence").wait_for()
+            assert "Game Loss in game 2 (905.1)" in preview.inner_text()
+        else:
+            page.wait_for_timeout(300)
+            assert "nothing else happens yet" in preview.inner_text()
+        page.locator("#confirm-penalty").click()
+        page.wait_for_url(f"**/judge/tables/{table.pk}/")
+    assert page.locator(".game-losses").inner_text() == f"Game 2: Game Loss for {name}"
+    assert page.locator(".match-result").inner_text() == "—"  # no result reported yet

@@ -1,0 +1,99 @@
+"""The judge's pages: console, penalty form with its preview, void, calls, search timer."""
+
+import pytest
+
+from judging.models import JudgeCall, Penalty
+from tests.tournaments.test_round_lifecycle import make_event
+from tournaments import rounds
+from tournaments.models import EventRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def setting(organiser, judge):
+    event = make_event(organiser, 4)
+    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
+    round_ = rounds.pair_next_round(event, organiser)
+    return event, round_.matches.order_by("table").first()
+
+
+PAGES = ["judge/", "penalties/", "penalties/new/", "search-timer/"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize(
+    ("who", "status"), [("anonymous", 302), ("player", 403), ("judge", 200), ("organiser", 200)]
+)
+def test_judge_pages_are_for_judges_and_organisers(
+    client, setting, judge, organiser, page, who, status
+):
+    event, table = setting
+    users = {"player": table.player_a.user, "judge": judge, "organiser": organiser}
+    if who in users:
+        client.force_login(users[who])
+    assert client.get(f"/events/{event.pk}/{page}").status_code == status
+
+
+def test_judge_of_another_event_is_refused(client, setting, organiser):
+    from tests.conftest import make_user
+    from tournaments import services
+
+    event, _ = setting
+    outsider = make_user("elsewhere")
+    other = services.create_event(organiser, name="Other")
+    EventRole.objects.create(event=other, user=outsider, role=EventRole.Role.JUDGE)
+    client.force_login(outsider)
+    assert client.get(f"/events/{event.pk}/judge/").status_code == 403
+
+
+def test_preview_shows_the_game_loss_before_confirming(client, setting, judge):
+    event, table = setting
+    client.force_login(judge)
+    form = {"match": table.pk, "player": table.player_a_id, "infraction": "slow_play", "game": 2}
+    for _ in range(2):
+        client.post(f"/events/{event.pk}/penalties/new/", form)
+    preview = client.post(f"/events/{event.pk}/penalties/preview/", form).content.decode()
+    assert "Game Loss in game 2 (905.1)" in preview
+    response = client.post(f"/events/{event.pk}/penalties/new/", form, follow=True)
+    assert "Game Loss in game 2 (905.1)" in response.content.decode()
+    assert Penalty.objects.filter(match=table).count() == 3
+
+
+def test_penalty_form_errors_name_the_field(client, setting, judge):
+    event, table = setting
+    client.force_login(judge)
+    response = client.post(f"/events/{event.pk}/penalties/new/", {"match": table.pk})
+    assert response.status_code == 400
+    assert "Choose the player" in response.content.decode()
+    assert not Penalty.objects.exists()
+
+
+def test_void_from_the_list_keeps_both_in_the_record(client, setting, judge):
+    event, table = setting
+    client.force_login(judge)
+    form = {"match": table.pk, "player": table.player_a_id, "infraction": "cheating", "game": 1}
+    client.post(f"/events/{event.pk}/penalties/new/", form)
+    penalty = Penalty.objects.get()
+    page = client.post(
+        f"/events/{event.pk}/penalties/{penalty.pk}/void/", {"reason": "wrong table"}, follow=True
+    ).content.decode()
+    assert "Penalty voided" in page and "void: wrong table" in page
+    penalty.refresh_from_db()
+    assert penalty.is_void and Penalty.objects.count() == 1
+
+
+def test_call_logged_resolved_and_minutes_granted_as_extension(client, setting, judge):
+    event, table = setting
+    client.force_login(judge)
+    client.post(f"/events/{event.pk}/calls/new/", {"table": table.table, "question": "Can I?"})
+    call = JudgeCall.objects.get()
+    assert call.match == table
+    client.post(
+        f"/events/{event.pk}/calls/{call.pk}/",
+        {"resolution": "Yes, 502.1", "minutes": "4", "extension": "on"},
+    )
+    table.refresh_from_db()
+    assert table.extension_minutes == 4
+    console = client.get(f"/events/{event.pk}/judge/").content.decode()
+    assert "+4 min" in console
