@@ -13,6 +13,11 @@ urlpatterns = [
     path("events/<int:event_id>/judge/tables/<int:match_id>/", views.match_page, name="match"),
     path("events/<int:event_id>/calls/new/", views.new_call, name="new_call"),
     path("events/<int:event_id>/calls/<int:call_id>/", views.call_page, name="call"),
+    path(
+        "events/<int:event_id>/calls/<int:call_id>/ruling/",
+        views.attach_ruling,
+        name="attach_ruling",
+    ),
     path("events/<int:event_id>/search-timer/", views.search_timer, name="search_timer"),
     path("events/<int:event_id>/penalties.csv", reports.penalty_report_csv, name="penalty_report"),
     path("players/<int:user_id>/penalties/", reports.player_history, name="player_history"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from arbiter.text import whole_number
@@ -226,3 +228,30 @@ def search_timer(request: HttpRequest, event: Event) -> HttpResponse:
     """A stopwatch for a search (904.2-904.6) that says when a warning may be issued."""
     table = request.GET.get("table", "")
     return render(request, "judging/search_timer.html", {"event": event, "table": table})
+
+
+@require_POST
+@event_role_required(*STAFF)
+def attach_ruling(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
+    """Keep the ruling just read on the ruling page with the judge call it settles."""
+    from arbiter.jsonbody import BodyError, read_json_body
+
+    call = get_object_or_404(JudgeCall, pk=call_id, event=event)
+    try:
+        body = read_json_body(request, limit=64 * 1024, expected="the ruling")
+        if not isinstance(body, dict):
+            raise ServiceError("Send {game, question, payload}.")
+        calls.attach_ruling(
+            call,
+            request.user,
+            game=str(body.get("game", "")),
+            question=str(body.get("question", "")),
+            payload=body.get("payload"),
+        )
+    except (BodyError, ServiceError) as exc:
+        return HttpResponse(f'<p class="field-error">{escape(str(exc))}</p>', status=400)
+    link = reverse("judging:call", args=[event.pk, call.pk])
+    return HttpResponse(
+        f'<p class="flash flash-success">Kept with the <a href="{link}">judge '
+        f"call at table {call.table or '—'}</a>.</p>"
+    )

@@ -299,6 +299,7 @@
     result.replaceChildren();
     updateJson();
     const params = new URLSearchParams({ game: gameSelect.value, question: questionSelect.value });
+    if (attachUrl) params.set("call", attachUrl);
     history.replaceState(null, "", "?" + params.toString());
   }
 
@@ -333,12 +334,33 @@
       });
       result.innerHTML = await response.text();
       markErrors();
+      offerAttach(response.ok ? payload : null);
     } catch (e) {
       result.textContent = "Could not reach the server: check the connection and try again.";
     } finally {
       result.removeAttribute("aria-busy");
     }
   }
+
+  /* Opened from a judge call (?call=<url>): the ruling can be kept with that call. */
+  const attachUrl = new URLSearchParams(location.search).get("call");
+  const attachBox = document.getElementById("attach");
+  let lastRuling = null;
+  function offerAttach(payload) {
+    if (!attachUrl || !attachUrl.startsWith("/events/")) return;
+    lastRuling = payload && { game: gameSelect.value, question: questionSelect.value, payload: payload };
+    attachBox.hidden = !lastRuling;
+    document.getElementById("attach-result").replaceChildren();
+  }
+  document.getElementById("attach-button").addEventListener("click", async function () {
+    const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    const response = await fetch(attachUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+      body: JSON.stringify(lastRuling),
+    });
+    document.getElementById("attach-result").innerHTML = await response.text();
+  });
 
   gameSelect.addEventListener("change", fillQuestions);
   questionSelect.addEventListener("change", showForm);

@@ -97,3 +97,28 @@ def test_call_logged_resolved_and_minutes_granted_as_extension(client, setting, 
     assert table.extension_minutes == 4
     console = client.get(f"/events/{event.pk}/judge/").content.decode()
     assert "+4 min" in console
+
+
+def test_a_ruling_is_kept_with_its_judge_call(client, setting, judge):
+    import json
+
+    event, table = setting
+    client.force_login(judge)
+    client.post(f"/events/{event.pk}/calls/new/", {"table": table.table, "question": "Score?"})
+    call = JudgeCall.objects.get()
+    ruling = {"game": "iacta", "question": "flush-score", "payload": {"dice": [4, 4, 4, 2, 2]}}
+    response = client.post(
+        f"/events/{event.pk}/calls/{call.pk}/ruling/",
+        json.dumps(ruling),
+        content_type="application/json",
+    )
+    assert response.status_code == 200 and "Kept with the" in response.content.decode()
+    call.refresh_from_db()
+    assert call.ruling_answer["score"] == 31 and call.ruling_payload == ruling["payload"]
+    bad = {**ruling, "payload": {"dice": ["x"]}}
+    response = client.post(
+        f"/events/{event.pk}/calls/{call.pk}/ruling/",
+        json.dumps(bad),
+        content_type="application/json",
+    )
+    assert response.status_code == 400
