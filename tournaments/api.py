@@ -276,3 +276,66 @@ class Standings(APIView):
 
         event = event_for(request, event_id)
         return Response(public_rows(event))
+
+
+class Players(APIView):
+    """GET the event's players (staff); POST check_in, late_entry or pin (organisers)."""
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = event_for(request, event_id, ORGANISER, JUDGE)
+        return Response(
+            [
+                {
+                    "registration": r.pk,
+                    "id": r.public_id,
+                    "name": r.display_name,
+                    "status": r.status,
+                    "checked_in": r.checked_in,
+                    "joined_round": r.joined_round,
+                    "dropped_after_round": r.dropped_after_round,
+                    "disqualified": r.disqualified,
+                    "table_pin": r.table_pin,
+                }
+                for r in event.registrations.select_related("user")
+            ]
+        )
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_for(request, event_id, ORGANISER)
+        action = str(request.data.get("action", ""))
+        if action == "check_in":
+            ids = request.data.get("registrations")
+            if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+                return _error("registrations must be a list of registration ids.", "registrations")
+            return _run(
+                lambda: services.check_in(event, ids, request.user), lambda n: {"checked_in": n}
+            )
+        if action == "late_entry":
+            return self._late_entry(request, event)
+        if action == "pin":
+            registration = event.registrations.filter(pk=request.data.get("registration")).first()
+            table = request.data.get("table")
+            if registration is None:
+                return _error("No such registration in this event.", "registration")
+            if table is not None and (not isinstance(table, int) or table < 1):
+                return _error("table must be a table number (1 or more) or null.", "table")
+            registration.table_pin = table
+            registration.save(update_fields=["table_pin"])
+            return Response({"registration": registration.pk, "table_pin": table})
+        return _error("action must be check_in, late_entry or pin.", "action")
+
+    def _late_entry(self, request: Request, event: Event) -> Response:
+        from django.contrib.auth import get_user_model
+
+        username = str(request.data.get("username") or "").strip()
+        user = None
+        if username:
+            user = get_user_model().objects.filter(username__iexact=username).first()
+            if user is None:
+                return _error(f"No account is called {username!r}.", "username")
+        name = str(request.data.get("name") or "")
+        return _run(
+            lambda: services.add_late_entry(event, request.user, user=user, name=name),
+            lambda r: {"registration": r.pk, "joined_round": r.joined_round},
+            status.HTTP_201_CREATED,
+        )

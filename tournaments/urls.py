@@ -76,6 +76,7 @@ urlpatterns = [
         name="api_registrations",
     ),
     path("api/v1/events/<int:event_id>/drop/", api.Drop.as_view(), name="api_drop"),
+    path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
     path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
     path(
         "api/v1/matches/<int:match_id>/<str:action>/",

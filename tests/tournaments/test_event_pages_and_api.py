@@ -235,3 +235,34 @@ def test_standings_command_prints_the_contract_rows(running, organiser):
     rows = json.loads(out.getvalue())
     assert [r["rank"] for r in rows] == list(range(1, 9))
     assert {r["record"] for r in rows} == {"1-0-0", "0-1-0"}
+
+
+def test_api_players_check_in_late_entry_and_pin(client, organiser):
+    event = make_event(organiser, 2)
+    client.force_login(organiser)
+    url = f"/api/v1/events/{event.pk}/players/"
+    late = client.post(
+        url, {"action": "late_entry", "name": "Lou"}, content_type="application/json"
+    )
+    assert late.status_code == 201
+    registration = late.json()["registration"]
+    pinned = client.post(
+        url,
+        {"action": "pin", "registration": registration, "table": 1},
+        content_type="application/json",
+    )
+    assert pinned.json()["table_pin"] == 1
+    bad = client.post(
+        url,
+        {"action": "pin", "registration": registration, "table": "x"},
+        content_type="application/json",
+    )
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "table"
+    names = [p["name"] for p in client.get(url).json()]
+    assert "Lou" in names
+
+
+def test_api_players_is_refused_to_players(client, running):
+    event, round_, _ = running
+    client.force_login(first_table(round_).player_a.user)
+    assert client.get(f"/api/v1/events/{event.pk}/players/").status_code == 403
