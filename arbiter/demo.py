@@ -110,6 +110,15 @@ def create_event(report: DemoReport, people: dict) -> Event:
     for player in people["players"][:PRE_REGISTERED]:
         if Registration.objects.get_or_create(event=event, user=player)[1]:
             report.created.append(f"registration of {player.username}")
+    from decks.models import Decklist
+
+    without = [
+        r
+        for r in event.registrations.select_related("user").order_by("pk")
+        if not Decklist.objects.filter(registration=r).exists()
+    ]
+    if without:
+        register_demo_decks(report, event, without)
     return event
 
 
@@ -142,6 +151,7 @@ def create_running_event(report: DemoReport, people: dict) -> Event | None:
     for player in people["players"]:
         services.register_player(event, player)
     services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    register_demo_decks(report, event, list(event.registrations.select_related("user")))
     for number in range(1, PLAYED_ROUNDS + 2):
         round_ = rounds.pair_next_round(event, organiser)
         if number > PLAYED_ROUNDS:
@@ -179,9 +189,48 @@ def _judging_demo(event: Event, judge) -> None:
     )
 
 
+MAJORS = ("EMB", "IRN", "TID")
+MINORS = ("MTH", "SLT")
+
+
+def demo_decklist(index: int) -> str:
+    """A legal 44-card Iacta list from the demo pool: a Major, Neutrals and a Minor splash.
+
+    8 Main Syndicate cards and 2 Neutral cards, four of each (40), plus four copies of one
+    Minor card (a Splash of 4, within one per five cards, 202.3); a six-card sideboard.
+    """
+    from decks.models import Card
+
+    main = list(Card.objects.filter(game="iacta", syndicate=MAJORS[index % 3]).order_by("name"))
+    neutral = list(Card.objects.filter(game="iacta", tier="neutral").order_by("name"))
+    splash = list(Card.objects.filter(game="iacta", syndicate=MINORS[index % 2]).order_by("name"))
+    lines = [f"4 {c.name}" for c in main[index % 4 : index % 4 + 8]]
+    lines += [f"4 {c.name}" for c in neutral[index % 5 : index % 5 + 2]]
+    lines += [f"4x {splash[index % len(splash)].name}"]
+    lines += ["", "Sideboard"] + [f"2 {c.name}" for c in neutral[8:11]]
+    return "\n".join(lines)
+
+
+def register_demo_decks(report: DemoReport, event: Event, registrations) -> None:
+    from decks.services import save_decklist
+
+    for i, registration in enumerate(registrations):
+        save_decklist(registration, demo_decklist(i), submit=True, actor=registration.user)
+    report.created.append(f"{len(registrations)} decklists for {event.name}")
+
+
+def create_card_pools(report: DemoReport) -> None:
+    from decks.cardpool import load_demo_pools
+
+    for game, imported in load_demo_pools().items():
+        if imported.created:
+            report.created.append(f"{imported.created} demo {game} cards")
+
+
 @transaction.atomic
 def build_demo() -> DemoReport:
     report = DemoReport(created=[], logins=[])
+    create_card_pools(report)
     people = create_accounts(report)
     create_event(report, people)
     create_running_event(report, people)

@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("rulebook.urls")),
     path("", include("judging.urls")),
+    path("", include("decks.urls")),
 ]

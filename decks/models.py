@@ -1,1 +1,148 @@
-"""decks models arrive with their issue."""
+"""Card pools per game, decklists with sideboards, and deck checks."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from tournaments.models import Event, Game, Match, Registration, Round
+
+
+def name_key(name: str) -> str:
+    """Names match ignoring case and surrounding spaces (card-pools.md)."""
+    return " ".join(name.split()).casefold()
+
+
+class Card(models.Model):
+    """One card of a game's pool; its text is the latest revision (101.4)."""
+
+    class Tier(models.TextChoices):
+        MAJOR = "major", "Major"
+        MINOR = "minor", "Minor"
+        NEUTRAL = "neutral", "Neutral"
+
+    class CardClass(models.TextChoices):
+        EVENT = "event", "Event"
+        PERPETUAL = "perpetual", "Perpetual"
+        TRAP = "trap", "Trap"
+
+    class Speed(models.TextChoices):
+        FAST = "fast", "Fast"
+        SLOW = "slow", "Slow"
+
+    class CardType(models.TextChoices):
+        TROOP = "troop", "Troop"
+        CHEAT = "cheat", "Cheat"
+        METHOD = "method", "Method"
+        SETTINGS = "settings", "Settings"
+
+    game = models.CharField(max_length=20, choices=Game.choices)
+    name = models.CharField(max_length=200)
+    key = models.CharField(max_length=200, editable=False)
+    text = models.TextField(blank=True)
+    # Iacta
+    syndicate = models.CharField(max_length=12, blank=True)
+    tier = models.CharField(max_length=10, choices=Tier.choices, blank=True)
+    card_class = models.CharField(max_length=10, choices=CardClass.choices, blank=True)
+    speed = models.CharField(max_length=5, choices=Speed.choices, blank=True)
+    cost = models.CharField(max_length=100, blank=True, help_text="Dice cost symbols, e.g. 4+ ODD")
+    max_copies = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Overrides the four-copy limit (201.1)."
+    )
+    # Dataclysm
+    card_type = models.CharField(max_length=10, choices=CardType.choices, blank=True)
+    subtypes = models.CharField(max_length=200, blank=True)
+    gpu = models.BooleanField(default=False)
+    atk = models.IntegerField(null=True, blank=True)
+    hp = models.IntegerField(null=True, blank=True)
+    demo = models.BooleanField(default=False, help_text="Part of the demo pool, not real cards.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="one_card_name")]
+        ordering = ["game", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_game_display()})"
+
+    def save(self, *args, **kwargs) -> None:
+        self.key = name_key(self.name)
+        super().save(*args, **kwargs)
+
+
+class CardRevision(models.Model):
+    """An earlier official text of a card: kept, but the card's text is the latest (101.4)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    text = models.TextField(blank=True)
+    cost = models.CharField(max_length=100, blank=True)
+    replaced_at = models.DateTimeField(default=timezone.now)
+    source = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-replaced_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.card.name} before {self.replaced_at:%Y-%m-%d}"
+
+
+class Decklist(models.Model):
+    """A player's registered deck and sideboard for one event."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+
+    registration = models.OneToOneField(
+        Registration, on_delete=models.CASCADE, related_name="decklist"
+    )
+    main = models.JSONField(default=list, help_text='[{"name": ..., "count": ...}]')
+    sideboard = models.JSONField(default=list)
+    raw_text = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    legal = models.BooleanField(default=False)
+    violations = models.JSONField(default=list, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    unlocked = models.BooleanField(
+        default=False, help_text="An organiser reopened it after round 1 started."
+    )
+
+    def __str__(self) -> str:
+        return f"Decklist of {self.registration.display_name}"
+
+    @property
+    def main_count(self) -> int:
+        return sum(entry["count"] for entry in self.main)
+
+    @property
+    def sideboard_count(self) -> int:
+        return sum(entry["count"] for entry in self.sideboard)
+
+
+class DeckCheck(models.Model):
+    """What a player presented at a deck check, and how it differs from the registration."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deck_checks")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="deck_checks"
+    )
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    checked_at = models.DateTimeField(default=timezone.now)
+    presented_main = models.JSONField(default=list)
+    presented_sideboard = models.JSONField(default=list)
+    differences = models.JSONField(default=list)
+    penalty = models.ForeignKey(
+        "judging.Penalty", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-checked_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Deck check of {self.registration.display_name}"

@@ -50,6 +50,7 @@ def console(request: HttpRequest, event: Event) -> HttpResponse:
             "player__user", "judge", "round", "match"
         ).order_by("-issued_at", "-pk")[:10],
         "matches": matches,
+        "deck_checks": event.deck_checks.select_related("registration__user")[:5],
     }
     return render(request, "judging/event_console.html", context)
 

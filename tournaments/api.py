@@ -23,16 +23,18 @@ from tournaments.roles import JUDGE, ORGANISER, has_role
 from tournaments.services import ServiceError
 
 
-def _error(message: str, field: str | None = None, code: int = 400) -> Response:
+def error_response(message: str, field: str | None = None, code: int = 400) -> Response:
     return Response({"errors": [{"field": field, "message": message}]}, status=code)
 
 
-def _run(action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200) -> Response:
+def run_service(
+    action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200
+) -> Response:
     """Call a service; its refusal becomes a 400 naming why."""
     try:
         outcome = action()
     except ServiceError as exc:
-        return _error(str(exc))
+        return error_response(str(exc))
     return Response(render(outcome), status=code)
 
 
@@ -133,7 +135,7 @@ class RoundList(APIView):
 
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
-        return _run(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
+        return run_service(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
 
 
 class RoundDetail(APIView):
@@ -154,22 +156,26 @@ class RoundAction(APIView):
         round_ = get_object_or_404(Round, event=event, number=number)
         reason = str(request.data.get("reason", ""))
         if action == "start":
-            return _run(lambda: rounds.start_round(round_, request.user), round_json)
+            return run_service(lambda: rounds.start_round(round_, request.user), round_json)
         if action == "close":
-            return _run(lambda: rounds.close_round(round_, request.user), round_json)
+            return run_service(lambda: rounds.close_round(round_, request.user), round_json)
         if action == "repair":
-            return _run(lambda: rounds.repair_round(round_, request.user, reason), round_json)
+            return run_service(
+                lambda: rounds.repair_round(round_, request.user, reason), round_json
+            )
         if action == "swap":
             try:
                 first = event.registrations.get(pk=int(request.data.get("first")))
                 second = event.registrations.get(pk=int(request.data.get("second")))
             except (TypeError, ValueError, Registration.DoesNotExist):
-                return _error("first and second must be registration ids of this event.", "first")
-            return _run(
+                return error_response(
+                    "first and second must be registration ids of this event.", "first"
+                )
+            return run_service(
                 lambda: rounds.swap_players(round_, first, second, request.user, reason),
                 lambda _: round_json(round_),
             )
-        return _error(f"Unknown action {action!r}.", code=404)
+        return error_response(f"Unknown action {action!r}.", code=404)
 
 
 class TopCut(APIView):
@@ -179,11 +185,11 @@ class TopCut(APIView):
         event = event_for(request, event_id, ORGANISER)
         last = rounds.latest_round(event)
         if last is not None and last.kind == Round.Kind.TOP_CUT:
-            return _run(
+            return run_service(
                 lambda: rounds.advance_top_cut(event, request.user),
                 lambda r: round_json(r) if r else {"finished": True},
             )
-        return _run(lambda: rounds.start_top_cut(event, request.user), round_json, 201)
+        return run_service(lambda: rounds.start_top_cut(event, request.user), round_json, 201)
 
 
 def _score(request: Request) -> results.Score:
@@ -200,7 +206,7 @@ class MatchAction(APIView):
         event = match.round.event
         if action == "result":
             event_for(request, event.pk, ORGANISER, JUDGE)
-            return _run(
+            return run_service(
                 lambda: results.enter_result(
                     match, _score(request), request.user, str(request.data.get("reason", ""))
                 ),
@@ -217,13 +223,15 @@ class MatchAction(APIView):
                     score = results.Score(score.b, score.a, score.draws)
                 return results.report_result(match, me, score, request.user)
 
-            return _run(report, match_json)
+            return run_service(report, match_json)
         if action == "confirm":
-            return _run(lambda: results.confirm_result(match, me, request.user), match_json)
+            return run_service(lambda: results.confirm_result(match, me, request.user), match_json)
         if action == "dispute":
             reason = str(request.data.get("reason", ""))
-            return _run(lambda: results.dispute_result(match, me, request.user, reason), match_json)
-        return _error(f"Unknown action {action!r}.", code=404)
+            return run_service(
+                lambda: results.dispute_result(match, me, request.user, reason), match_json
+            )
+        return error_response(f"Unknown action {action!r}.", code=404)
 
 
 class Registrations(APIView):
@@ -233,7 +241,7 @@ class Registrations(APIView):
 
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
-        return _run(
+        return run_service(
             lambda: services.register_player(event, request.user),
             lambda r: {"registration": r.pk, "status": r.status},
             status.HTTP_201_CREATED,
@@ -241,7 +249,7 @@ class Registrations(APIView):
 
     def delete(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
-        return _run(lambda: services.withdraw_player(event, request.user), lambda _: {})
+        return run_service(lambda: services.withdraw_player(event, request.user), lambda _: {})
 
 
 class Drop(APIView):
@@ -260,9 +268,9 @@ class Drop(APIView):
             event_for(request, event_id, ORGANISER)
             registration = Registration.objects.filter(event=event, pk=target).first()
             if registration is None:
-                return _error("No such registration in this event.", "registration")
+                return error_response("No such registration in this event.", "registration")
         reason = str(request.data.get("reason", ""))
-        return _run(
+        return run_service(
             lambda: services.drop_player(event, registration, request.user, reason),
             lambda r: {"registration": r.pk, "dropped_after_round": r.dropped_after_round},
         )
@@ -306,8 +314,10 @@ class Players(APIView):
         if action == "check_in":
             ids = request.data.get("registrations")
             if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
-                return _error("registrations must be a list of registration ids.", "registrations")
-            return _run(
+                return error_response(
+                    "registrations must be a list of registration ids.", "registrations"
+                )
+            return run_service(
                 lambda: services.check_in(event, ids, request.user), lambda n: {"checked_in": n}
             )
         if action == "late_entry":
@@ -316,13 +326,13 @@ class Players(APIView):
             registration = event.registrations.filter(pk=request.data.get("registration")).first()
             table = request.data.get("table")
             if registration is None:
-                return _error("No such registration in this event.", "registration")
+                return error_response("No such registration in this event.", "registration")
             if table is not None and (not isinstance(table, int) or table < 1):
-                return _error("table must be a table number (1 or more) or null.", "table")
+                return error_response("table must be a table number (1 or more) or null.", "table")
             registration.table_pin = table
             registration.save(update_fields=["table_pin"])
             return Response({"registration": registration.pk, "table_pin": table})
-        return _error("action must be check_in, late_entry or pin.", "action")
+        return error_response("action must be check_in, late_entry or pin.", "action")
 
     def _late_entry(self, request: Request, event: Event) -> Response:
         from django.contrib.auth import get_user_model
@@ -332,9 +342,9 @@ class Players(APIView):
         if username:
             user = get_user_model().objects.filter(username__iexact=username).first()
             if user is None:
-                return _error(f"No account is called {username!r}.", "username")
+                return error_response(f"No account is called {username!r}.", "username")
         name = str(request.data.get("name") or "")
-        return _run(
+        return run_service(
             lambda: services.add_late_entry(event, request.user, user=user, name=name),
             lambda r: {"registration": r.pk, "joined_round": r.joined_round},
             status.HTTP_201_CREATED,

@@ -18,10 +18,13 @@ class EventForm(forms.ModelForm):
             "round_minutes",
             "registration_cap",
             "registration_deadline",
+            "decklist_deadline",
+            "decklists_public",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
             "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
 
     def clean_top_cut(self) -> int:

@@ -61,6 +61,15 @@ class Event(models.Model):
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text="Empty: the default order (OMW%, GW%, OGW%)."
     )
+    decklists_public = models.CharField(
+        max_length=10,
+        choices=[("none", "Private"), ("top_cut", "Top cut only"), ("all", "All")],
+        default="none",
+        help_text="Decklists stay private to their player and the staff until published.",
+    )
+    decklist_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="Empty: decklists can change until round 1 starts."
+    )
     seed = models.BigIntegerField(
         default=new_seed, help_text="Seeds every pairing draw, so any pairing can be replayed."
     )

@@ -1,0 +1,134 @@
+"""Decklist API: card search, a decklist's legality, and reading and submitting a list,
+with the same privacy as the pages."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from rest_framework import permissions
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks import services
+from decks.models import Card, Decklist, name_key
+from tournaments.api import error_response, event_for, run_service
+from tournaments.models import Event, Registration
+
+
+def card_json(card: Card) -> dict:
+    data = {"id": card.pk, "game": card.game, "name": card.name, "text": card.text}
+    if card.game == "iacta":
+        data.update(
+            syndicate=card.syndicate or None,
+            tier=card.tier,
+            card_class=card.card_class,
+            speed=card.speed,
+            cost=card.cost.split(),
+            max_copies=card.max_copies,
+        )
+    else:
+        data.update(
+            type=card.card_type,
+            subtypes=card.subtypes.split(),
+            gpu=card.gpu,
+            atk=card.atk,
+            hp=card.hp,
+        )
+    return data
+
+
+def decklist_json(decklist: Decklist) -> dict:
+    return {
+        "player": decklist.registration.public_id,
+        "name": decklist.registration.display_name,
+        "status": decklist.status,
+        "legal": decklist.legal,
+        "violations": decklist.violations,
+        "main": decklist.main,
+        "sideboard": decklist.sideboard,
+        "submitted_at": decklist.submitted_at.isoformat() if decklist.submitted_at else None,
+    }
+
+
+class CardSearch(APIView):
+    """GET ?game=iacta&q=ember: up to 50 cards whose name contains the query."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game", "")
+        if game not in ("iacta", "dataclysm"):
+            return error_response("game must be iacta or dataclysm.", "game")
+        query = " ".join(request.query_params.get("q", "").split())[:60]
+        cards = Card.objects.filter(game=game, key__contains=name_key(query)).order_by("name")[:50]
+        return Response([card_json(c) for c in cards])
+
+
+class Legality(APIView):
+    """POST {"event": id, "text": "..."}: the legality report of a list, not saved."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def post(self, request: Request) -> Response:
+        event = Event.objects.filter(pk=request.data.get("event") or 0).first()
+        if event is None or event.status == Event.Status.DRAFT:
+            return error_response("event must be the id of a published event.", "event")
+        text = request.data.get("text")
+        if not isinstance(text, str) or len(text) > 20000:
+            return error_response(
+                "text must be the decklist as text (at most 20,000 characters).", "text"
+            )
+        return run_service(lambda: services.check_text(event, text), asdict)
+
+
+def _registration(request: Request, event: Event, who: str) -> Registration:
+    if who == "mine":
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in first.")
+        registration = Registration.objects.filter(event=event, user=request.user).first()
+        if registration is None:
+            raise PermissionDenied("You are not a player in this event.")
+        return registration
+    registration = Registration.objects.filter(
+        event=event, pk=who if who.isascii() and who.isdigit() else 0
+    ).first()
+    if registration is None:
+        from rest_framework.exceptions import NotFound
+
+        raise NotFound("No such player in this event.")
+    return registration
+
+
+class DecklistView(APIView):
+    """GET a decklist (its player, the staff, or anyone once published);
+    PUT {"text": ..., "submit": bool} — the player's own list only."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, event_id: int, who: str) -> Response:
+        event = event_for(request, event_id)
+        registration = _registration(request, event, who)
+        if not services.may_view_decklist(request.user, registration):
+            raise PermissionDenied("This decklist is private until the organiser publishes it.")
+        decklist = Decklist.objects.filter(registration=registration).first()
+        if decklist is None:
+            return error_response("No decklist is registered.", code=404)
+        return Response(decklist_json(decklist))
+
+    def put(self, request: Request, event_id: int, who: str) -> Response:
+        event = event_for(request, event_id)
+        registration = _registration(request, event, who)
+        if registration.user_id != getattr(request.user, "pk", None):
+            raise PermissionDenied("Only the player submits their decklist.")
+        text = request.data.get("text")
+        if not isinstance(text, str) or len(text) > 20000:
+            return error_response(
+                "text must be the decklist as text (at most 20,000 characters).", "text"
+            )
+        submit = request.data.get("submit", False) is True
+        return run_service(
+            lambda: services.save_decklist(registration, text, submit=submit, actor=request.user),
+            lambda saved: {**decklist_json(saved[0]), "report": asdict(saved[1])},
+        )

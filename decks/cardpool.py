@@ -1,0 +1,513 @@
+"""Card pool files (docs/card-pools.md): read and check a CSV or JSON file, then import it.
+
+Reading and importing are separate so that a file is checked completely first:
+an organiser sees every bad row at once, and by default a file with any problem
+imports nothing (``import_file(..., skip_errors=True)`` imports the good rows).
+Importing is idempotent by (game, name key); a card whose text or cost changes
+keeps the old one as a ``CardRevision`` (101.4: the latest text is the card's).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from decks.models import Card, CardRevision, name_key
+from rules_engine.errors import PayloadError
+from rules_engine.iacta.costs import SYMBOL_HELP, parse_cost
+from tournaments.models import Game
+
+Problem = dict[str, Any]
+"""``{"line": int | None, "where": "line 7" | "item 3" | "file", "field": str, "message": str}``."""
+
+Row = dict[str, Any]
+"""Model field values of one good card, e.g. ``{"name": ..., "card_class": ..., "cost": ...}``."""
+
+# File column -> Card field, per game (card-pools.md). Columns not listed are ignored.
+COLUMNS: dict[str, dict[str, str]] = {
+    Game.IACTA.value: {
+        "name": "name",
+        "syndicate": "syndicate",
+        "tier": "tier",
+        "class": "card_class",
+        "speed": "speed",
+        "cost": "cost",
+        "max_copies": "max_copies",
+        "text": "text",
+    },
+    Game.DATACLYSM.value: {
+        "name": "name",
+        "type": "card_type",
+        "subtypes": "subtypes",
+        "gpu": "gpu",
+        "atk": "atk",
+        "hp": "hp",
+        "text": "text",
+    },
+}
+REQUIRED: dict[str, tuple[str, ...]] = {
+    Game.IACTA.value: ("name", "tier", "class", "speed"),
+    Game.DATACLYSM.value: ("name", "type"),
+}
+SUPERJACK_MESSAGE = "Superjack needs no card file: its cards are the standard playing cards."
+MAX_COPIES_LIMIT = 32767  # PositiveSmallIntegerField
+STAT_LIMIT = 999_999
+_SYNDICATE = re.compile(r"^[A-Z0-9]{1,12}$")
+_WHOLE = re.compile(r"^[0-9]+$")
+_FIELD_LENGTH = {"name": 200, "cost": 100, "subtypes": 200}
+
+
+@dataclass
+class ImportReport:
+    """Counts of one import; ``revised`` cards are also counted in ``updated``."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    revised: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.created + self.updated + self.unchanged
+
+    def summary(self) -> str:
+        revised = f" ({self.revised} with a new text or cost)" if self.revised else ""
+        return (
+            f"{self.total} cards: {self.created} created, {self.updated} updated{revised}, "
+            f"{self.unchanged} unchanged."
+        )
+
+
+@dataclass
+class ImportResult:
+    """What ``import_file`` did: ``report`` is None when nothing was written."""
+
+    report: ImportReport | None
+    problems: list[Problem] = field(default_factory=list)
+    good_rows: int = 0
+
+    @property
+    def written(self) -> bool:
+        return self.report is not None
+
+
+def format_problem(problem: Problem) -> str:
+    """``line 7, cost: "4++" is not a dice cost symbol …``: one line for a terminal or a list."""
+    if problem["field"]:
+        return f"{problem['where']}, {problem['field']}: {problem['message']}"
+    return f"{problem['where']}: {problem['message']}"
+
+
+def _problem(line: int | None, unit: str, field_: str, message: str) -> Problem:
+    where = "file" if line is None else f"{unit} {line}"
+    return {"line": line, "where": where, "field": field_, "message": message}
+
+
+def _quote(value: str, limit: int = 40) -> str:
+    """A cell shown in a message, shortened so one bad paragraph does not flood the list."""
+    shown = value if len(value) <= limit else value[: limit - 1] + "…"
+    return f'"{shown}"'
+
+
+def _column(header: str) -> str:
+    """``Max Copies`` and ``max_copies`` name the same column; so do ``Class `` and ``class``."""
+    return "_".join(str(header).strip().lower().split())
+
+
+# --- reading ----------------------------------------------------------------------
+
+
+def read_rows(game: str, data: bytes | str, filename: str = "") -> tuple[list[Row], list[Problem]]:
+    """Every good row as model field values, and every problem found, so one pass fixes the file.
+
+    CSV problems name spreadsheet rows (the header is line 1, a quoted multi-line text
+    is one row); JSON problems name the item, counted from 1 ("item 3").
+    """
+    if game == Game.SUPERJACK:
+        return [], [_problem(None, "", "game", SUPERJACK_MESSAGE)]
+    if game not in COLUMNS:
+        games = ", ".join(COLUMNS)
+        return [], [_problem(None, "", "game", f"{_quote(game)} is not a game: use {games}.")]
+    text, problem = _decode(data)
+    if problem:
+        return [], [problem]
+    if not text.strip():
+        return [], [_problem(None, "", "", "The file is empty.")]
+    if _is_json(text, filename):
+        records, problems, unit = _json_records(text)
+    else:
+        records, problems, unit = _csv_records(text, game)
+    rows, row_problems = _check_records(game, records, unit)
+    return rows, sorted([*problems, *row_problems], key=lambda p: p["line"] or 0)
+
+
+def _decode(data: bytes | str) -> tuple[str, Problem | None]:
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff"), None
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        message = "is not UTF-8 text: save the file as “CSV UTF-8” (or JSON) and upload it again."
+        return "", _problem(line, "line", "", f"The file {message}")
+
+
+def _is_json(text: str, filename: str) -> bool:
+    suffix = Path(filename).suffix.lower()
+    if suffix == ".json":
+        return True
+    if suffix in {".csv", ".tsv", ".txt"}:
+        return False
+    return text.lstrip()[:1] in {"[", "{"}
+
+
+Record = tuple[int, dict[str, Any]]  # (line or item number, column -> raw value)
+
+
+def _json_records(text: str) -> tuple[list[Record], list[Problem], str]:
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError as error:
+        message = f"The file is not valid JSON: {error.msg} (column {error.colno})."
+        return [], [_problem(error.lineno, "line", "", message)], "item"
+    if not isinstance(items, list):
+        message = 'A JSON card file is a list of objects: [{"name": …}, …].'
+        return [], [_problem(None, "", "", message)], "item"
+    records, problems = [], []
+    for number, item in enumerate(items, start=1):
+        if isinstance(item, dict):
+            records.append((number, {_column(key): value for key, value in item.items()}))
+        else:
+            problems.append(
+                _problem(number, "item", "", "not an object with a card's keys (name, …).")
+            )
+    return records, problems, "item"
+
+
+def _csv_records(text: str, game: str) -> tuple[list[Record], list[Problem], str]:
+    """Rows under the header; a missing required column is one problem on the header line."""
+    table, problem = _csv_table(text)
+    if problem:
+        return [], [problem], "line"
+    header_at = next((i for i, (_, cells) in enumerate(table) if any(cells)), None)
+    if header_at is None:
+        return [], [_problem(None, "", "", "The file is empty.")], "line"
+    header_line, header = table[header_at]
+    if len(header) == 1 and ";" in header[0]:
+        message = "Columns must be separated by commas, not semicolons."
+        return [], [_problem(header_line, "line", "", message)], "line"
+    columns = [_column(cell) for cell in header]
+    problems = [
+        _problem(header_line, "line", name, f"The required column {_quote(name)} is missing.")
+        for name in REQUIRED[game]
+        if name not in columns
+    ]
+    problems += [
+        _problem(header_line, "line", name, "The column appears more than once.")
+        for name in COLUMNS[game]
+        if columns.count(name) > 1
+    ]
+    if problems:
+        return [], problems, "line"
+    records = [
+        (line, dict(zip(columns, cells, strict=False)))
+        for line, cells in table[header_at + 1 :]
+        if any(cell.strip() for cell in cells)
+    ]
+    return records, [], "line"
+
+
+def _csv_table(text: str) -> tuple[list[tuple[int, list[str]]], Problem | None]:
+    """Records numbered as a spreadsheet shows them: one per record, blank lines included."""
+    first_line = text.split("\n", 1)[0]
+    delimiter = "\t" if "\t" in first_line and "," not in first_line else ","
+    table: list[tuple[int, list[str]]] = []
+    try:
+        for cells in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            table.append((len(table) + 1, cells))
+    except csv.Error as error:
+        message = f"The CSV cannot be read: {error}."
+        return table, _problem(len(table) + 1, "line", "", message)
+    return table, None
+
+
+def _check_records(game: str, records: list[Record], unit: str) -> tuple[list[Row], list[Problem]]:
+    """Check each record, then the file as a whole: names unique, each syndicate one tier."""
+    check = _check_iacta if game == Game.IACTA else _check_dataclysm
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    first_seen: dict[str, int] = {}
+    tiers: dict[str, tuple[str, int]] = {}
+    for number, raw in records:
+        cells, type_errors = _cells(raw, COLUMNS[game])
+        row, checked = check(cells)
+        row_errors = [*type_errors.items(), *(e for e in checked if e[0] not in type_errors)]
+        if row["name"] and not any(column == "name" for column, _ in row_errors):
+            key = name_key(row["name"])
+            if key in first_seen:
+                where = f"{unit} {first_seen[key]}"
+                message = (
+                    f"{_quote(row['name'])} is already on {where} (names ignore case and spaces)."
+                )
+                row_errors.append(("name", message))
+            else:
+                first_seen[key] = number
+        if game == Game.IACTA and row.get("syndicate") and row["tier"]:
+            tier, at = tiers.setdefault(row["syndicate"], (row["tier"], number))
+            if tier != row["tier"]:
+                message = (
+                    f"{row['syndicate']} is a {tier} syndicate on {unit} {at}; "
+                    "a syndicate is either major or minor (202)."
+                )
+                row_errors.append(("tier", message))
+        if row_errors:
+            problems += [_problem(number, unit, col, message) for col, message in row_errors]
+        else:
+            rows.append(row)
+    return rows, problems
+
+
+def _cells(raw: dict[str, Any], columns: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Known columns as trimmed text; JSON numbers and booleans become their CSV spelling."""
+    cells, errors = {}, {}
+    for column in columns:
+        if column not in raw:
+            continue
+        value = raw[column]
+        if value is None:
+            cells[column] = ""
+        elif isinstance(value, bool):
+            cells[column] = "true" if value else "false"
+        elif isinstance(value, int | float | str):
+            cells[column] = str(value).replace("\r\n", "\n").replace("\r", "\n").strip()
+        else:
+            cells[column] = ""
+            errors[column] = "must be text, a number or true/false."
+    return cells, errors
+
+
+def _required(cells: dict[str, str], column: str, hint: str, errors: list) -> str:
+    value = cells.get(column, "")
+    if not value:
+        errors.append((column, f"is required: {hint}."))
+    return value
+
+
+def _choice(cells: dict[str, str], column: str, choices: Iterable[str], errors: list) -> str:
+    allowed = list(choices)
+    hint = "use " + ", ".join(allowed[:-1]) + " or " + allowed[-1]
+    value = _required(cells, column, hint, errors).lower()
+    if value and value not in allowed:
+        errors.append((column, f"{_quote(cells[column])} is not a valid {column}: {hint}."))
+        return ""
+    return value
+
+
+def _whole(value: str, column: str, minimum: int, maximum: int, errors: list) -> int | None:
+    """A whole number in range; the length check first, as int() refuses 4,300+ digits."""
+    if not _WHOLE.match(value):
+        errors.append((column, f"{_quote(value)} is not a whole number of {minimum} or more."))
+        return None
+    digits = value.lstrip("0") or "0"
+    if len(digits) > len(str(maximum)) or int(digits) > maximum:
+        errors.append((column, f"{_quote(value)} is too large: at most {maximum}."))
+        return None
+    if int(digits) < minimum:
+        errors.append((column, f"{_quote(value)} is not a whole number of {minimum} or more."))
+        return None
+    return int(digits)
+
+
+def _name(cells: dict[str, str], errors: list) -> str:
+    name = " ".join(_required(cells, "name", "every card needs its name", errors).split())
+    if len(name) > _FIELD_LENGTH["name"]:
+        errors.append(("name", f"is longer than {_FIELD_LENGTH['name']} characters."))
+    return name
+
+
+def _check_iacta(cells: dict[str, str]) -> tuple[Row, list[tuple[str, str]]]:
+    """An Iacta card: a syndicate for Major and Minor cards only (202), a valid dice cost."""
+    errors: list[tuple[str, str]] = []
+    row: Row = {"name": _name(cells, errors)}
+    row["tier"] = _choice(cells, "tier", Card.Tier.values, errors)
+    row["card_class"] = _choice(cells, "class", Card.CardClass.values, errors)
+    row["speed"] = _choice(cells, "speed", Card.Speed.values, errors)
+    syndicate = cells.get("syndicate", "").upper()
+    if row["tier"] in (Card.Tier.MAJOR, Card.Tier.MINOR):
+        if not syndicate:
+            errors.append(
+                ("syndicate", f"is required for a {row['tier']} card: its abbreviation, e.g. EMB.")
+            )
+        elif not _SYNDICATE.match(syndicate):
+            errors.append(
+                (
+                    "syndicate",
+                    f"{_quote(cells['syndicate'])} is not a syndicate abbreviation: "
+                    "use up to 12 letters or digits, e.g. EMB.",
+                )
+            )
+    row["syndicate"] = syndicate if row["tier"] != Card.Tier.NEUTRAL else ""  # Neutral: none
+    if "cost" in cells:
+        row["cost"] = _cost(cells["cost"], errors)
+    if "max_copies" in cells:
+        value = cells["max_copies"]
+        row["max_copies"] = (
+            _whole(value, "max_copies", 1, MAX_COPIES_LIMIT, errors) if value else None
+        )
+    if "text" in cells:
+        row["text"] = cells["text"]
+    return row, errors
+
+
+def _cost(value: str, errors: list) -> str:
+    """Symbols separated by spaces, each checked by the rules engine's own cost parser."""
+    symbols = [symbol.upper() for symbol in value.split()]
+    try:
+        parse_cost(symbols)
+    except PayloadError as error:
+        for problem in error.errors:
+            index = int(problem["field"].removeprefix("cost[").removesuffix("]"))
+            bad = value.split()[index]
+            errors.append(("cost", f"{_quote(bad)} is not a dice cost symbol: {SYMBOL_HELP}."))
+    cost = " ".join(symbols)
+    if len(cost) > _FIELD_LENGTH["cost"]:
+        errors.append(("cost", f"is longer than {_FIELD_LENGTH['cost']} characters."))
+    return cost
+
+
+def _check_dataclysm(cells: dict[str, str]) -> tuple[Row, list[tuple[str, str]]]:
+    """A Dataclysm card: troops carry whole-number ATK and HP; other types have no stats."""
+    errors: list[tuple[str, str]] = []
+    row: Row = {"name": _name(cells, errors)}
+    row["card_type"] = _choice(cells, "type", Card.CardType.values, errors)
+    if "subtypes" in cells:
+        row["subtypes"] = " ".join(cells["subtypes"].split())
+        if len(row["subtypes"]) > _FIELD_LENGTH["subtypes"]:
+            errors.append(("subtypes", f"is longer than {_FIELD_LENGTH['subtypes']} characters."))
+    if "gpu" in cells:
+        gpu = cells["gpu"].lower()
+        if gpu not in {"", "true", "false"}:
+            errors.append(("gpu", f"{_quote(cells['gpu'])} is not true or false."))
+        row["gpu"] = gpu == "true"
+    for stat in ("atk", "hp"):
+        row[stat] = None
+        if row["card_type"] == Card.CardType.TROOP:
+            value = _required(cells, stat, "a troop has a whole number here", errors)
+            if value:
+                row[stat] = _whole(value, stat, 0, STAT_LIMIT, errors)
+    if "text" in cells:
+        row["text"] = cells["text"]
+    return row, errors
+
+
+# --- importing --------------------------------------------------------------------
+
+
+@transaction.atomic
+def import_cards(game: str, rows: list[Row], *, source: str, demo: bool = False) -> ImportReport:
+    """Create or update each card by (game, name key) in a few bulk queries.
+
+    A changed text or cost keeps the old one as a revision (101.4), unless the card
+    had neither (an empty revision tells nobody anything). Columns absent
+    from the file are absent from the rows and leave stored values alone. A demo
+    import never overwrites a real card; a real import makes a demo card real.
+    """
+    report = ImportReport()
+    existing = {card.key: card for card in Card.objects.filter(game=game)}
+    now = timezone.now()
+    new_cards: list[Card] = []
+    changed: list[Card] = []
+    changed_fields: set[str] = set()
+    revisions: list[CardRevision] = []
+    seen: set[str] = set()
+    for row in rows:
+        key = name_key(row["name"])
+        if key in seen:
+            raise ValueError(f"{row['name']!r} appears twice; read_rows reports duplicates.")
+        seen.add(key)
+        card = existing.get(key)
+        if card is None:
+            new_cards.append(Card(game=game, key=key, demo=demo, **row))
+            continue
+        if demo and not card.demo:
+            report.unchanged += 1
+            continue
+        changes = {name: value for name, value in row.items() if getattr(card, name) != value}
+        if card.demo != demo:
+            changes["demo"] = demo
+        if not changes:
+            report.unchanged += 1
+            continue
+        if ({"text", "cost"} & changes.keys()) and (card.text or card.cost):
+            revisions.append(
+                CardRevision(
+                    card=card, text=card.text, cost=card.cost, replaced_at=now, source=source[:200]
+                )
+            )
+            report.revised += 1
+        for name, value in changes.items():
+            setattr(card, name, value)
+        card.updated_at = now
+        changed.append(card)
+        changed_fields |= changes.keys()
+    Card.objects.bulk_create(new_cards, batch_size=500)
+    if changed:
+        Card.objects.bulk_update(changed, sorted(changed_fields | {"updated_at"}), batch_size=500)
+    CardRevision.objects.bulk_create(revisions, batch_size=500)
+    report.created = len(new_cards)
+    report.updated = len(changed)
+    return report
+
+
+def import_file(
+    game: str,
+    data: bytes | str,
+    filename: str = "",
+    *,
+    source: str = "",
+    skip_errors: bool = False,
+    demo: bool = False,
+) -> ImportResult:
+    """Read, then import: a file with problems imports nothing unless ``skip_errors``."""
+    rows, problems = read_rows(game, data, filename)
+    if problems and (not skip_errors or not rows):
+        return ImportResult(None, problems, len(rows))
+    report = import_cards(game, rows, source=source or filename, demo=demo)
+    return ImportResult(report, problems, len(rows))
+
+
+# --- demo pools -------------------------------------------------------------------
+
+DEMO_DIR = Path(__file__).resolve().parent / "demo"
+DEMO_FILES = {
+    Game.IACTA.value: "iacta-demo-cards.csv",
+    Game.DATACLYSM.value: "dataclysm-demo-cards.csv",
+}
+
+
+def load_demo_pools() -> dict[str, ImportReport]:
+    """Load the invented demo pools (every card ``demo=True``); running it again changes nothing.
+
+    A game whose pool already holds real (non-demo) cards is left out, so demo cards
+    never mix into a real pool that decklists are checked against.
+    """
+    reports: dict[str, ImportReport] = {}
+    for game, filename in DEMO_FILES.items():
+        if Card.objects.filter(game=game, demo=False).exists():
+            continue
+        data = (DEMO_DIR / filename).read_bytes()
+        result = import_file(game, data, filename, source=f"demo pool {filename}", demo=True)
+        if result.problems:
+            lines = "; ".join(format_problem(p) for p in result.problems)
+            raise ValueError(f"The demo pool {filename} has problems: {lines}")
+        reports[game] = result.report
+    return reports

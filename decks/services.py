@@ -1,0 +1,307 @@
+"""Decklists: typed or pasted text → resolved against the pool → judged by the rules engine.
+
+Who may see a decklist, when it locks, and deck checks live here too; views and the
+API only call these functions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from decks import decklist as text_lists
+from decks.models import Card, DeckCheck, Decklist
+from rules_engine import adjudicate
+from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.roles import JUDGE, ORGANISER, has_role
+from tournaments.services import ServiceError
+
+DECK_GAMES = ("iacta", "dataclysm")  # Superjack decks are the standard 40 cards
+
+
+@dataclass
+class DeckReport:
+    """Everything the player sees after typing: entries, unknown names, legality."""
+
+    main: list[dict] = field(default_factory=list)
+    sideboard: list[dict] = field(default_factory=list)
+    problems: list[dict] = field(default_factory=list)  # lines that could not be read
+    unknown: list[dict] = field(default_factory=list)  # names not in the pool + suggestions
+    legal: bool = False
+    violations: list[dict] = field(default_factory=list)
+    text: str = ""
+
+    @property
+    def ready(self) -> bool:
+        return not self.problems and not self.unknown
+
+    @property
+    def main_count(self) -> int:
+        return sum(entry["count"] for entry in self.main)
+
+    @property
+    def sideboard_count(self) -> int:
+        return sum(entry["count"] for entry in self.sideboard)
+
+
+def _pool_version(game: str) -> tuple:
+    latest = Card.objects.filter(game=game).aggregate(latest=Max("updated_at"))["latest"]
+    return (game, Card.objects.filter(game=game).count(), latest)
+
+
+@lru_cache(maxsize=8)
+def _pool_for(version: tuple) -> tuple[text_lists.PoolIndex, dict[str, dict]]:
+    """The pool's name index and rules data, rebuilt only when the pool changes."""
+    game = version[0]
+    cards = list(Card.objects.filter(game=game))
+    index = text_lists.PoolIndex([c.name for c in cards])
+    data = {c.name: _card_data(c) for c in cards}
+    return index, data
+
+
+def pool(game: str) -> tuple[text_lists.PoolIndex, dict[str, dict]]:
+    return _pool_for(_pool_version(game))
+
+
+def _card_data(card: Card) -> dict:
+    if card.game == "iacta":
+        data = {"syndicate": card.syndicate or None, "tier": card.tier}
+        if card.max_copies:
+            data["max_copies"] = card.max_copies
+        return data
+    return {"gpu": card.gpu, "type": card.card_type}
+
+
+def check_text(event: Event, text: str) -> DeckReport:
+    """Read the text, match names to the pool, and ask the rules engine about legality."""
+    if event.game not in DECK_GAMES:
+        raise ServiceError("Superjack needs no decklist: every deck is the standard 40 cards.")
+    index, data = pool(event.game)
+    parsed = text_lists.parse(text)
+    resolved = text_lists.resolve(parsed, index)
+    report = DeckReport(
+        main=text_lists.to_payload(resolved.main),
+        sideboard=text_lists.to_payload(resolved.sideboard),
+        problems=[{"line": p.line, "text": p.text, "message": p.message} for p in parsed.problems],
+        unknown=[
+            {"line": u.line, "name": u.name, "suggestions": list(u.suggestions)}
+            for u in resolved.unknown
+        ],
+        text=text,
+    )
+    report.legal, report.violations = legality(event.game, report.main, report.sideboard, data)
+    if not report.ready:
+        report.legal = False
+    return report
+
+
+def legality(
+    game: str, main: list[dict], sideboard: list[dict], data: dict[str, dict]
+) -> tuple[bool, list[dict]]:
+    """Every violation with its rule, from the rules engine's deck-legality question."""
+    if game == "iacta":
+        cards = {e["name"]: data[e["name"]] for e in [*main, *sideboard] if e["name"] in data}
+        payload = {"main": main, "sideboard": sideboard, "cards": cards}
+    else:
+        payload = {
+            "cards": [
+                {
+                    "name": e["name"],
+                    "count": e["count"],
+                    "gpu": data.get(e["name"], {}).get("gpu", False),
+                }
+                for e in main
+            ]
+        }
+    ruling = adjudicate(game, "deck-legality", payload)
+    return ruling["legal"], ruling["violations"]
+
+
+def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:
+    """Why the decklist cannot change now, or None when it can."""
+    if decklist is not None and decklist.unlocked:
+        return None
+    started = event.rounds.filter(number=1).exclude(status=Round.Status.PAIRED).exists()
+    if started:
+        return "Decklists locked when round 1 started: ask the organiser to unlock yours."
+    if event.decklist_deadline and timezone.now() > event.decklist_deadline:
+        return f"The decklist deadline ({event.decklist_deadline:%d %b %H:%M}) has passed."
+    return None
+
+
+@transaction.atomic
+def save_decklist(registration: Registration, text: str, *, submit: bool, actor) -> tuple:
+    """Save the list as a draft, or submit it (only a legal list can be submitted)."""
+    registration = (
+        Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
+    )
+    event = registration.event
+    decklist = Decklist.objects.filter(registration=registration).first()
+    reason = decklist_locked(decklist, event)
+    if reason:
+        raise ServiceError(reason)
+    report = check_text(event, text)
+    if submit and not report.legal:
+        raise ServiceError(
+            "This list is not legal yet: fix what is listed below, or save it as a draft."
+        )
+    decklist = decklist or Decklist(registration=registration)
+    decklist.main, decklist.sideboard = report.main, report.sideboard
+    decklist.raw_text = text[:20000]
+    decklist.legal, decklist.violations = report.legal, report.violations
+    if submit:
+        decklist.status = Decklist.Status.SUBMITTED
+        decklist.submitted_at = timezone.now()
+        decklist.unlocked = False
+    decklist.save()
+    return decklist, report
+
+
+@transaction.atomic
+def unlock_decklist(decklist: Decklist, actor, reason: str) -> Decklist:
+    if not reason.strip():
+        raise ServiceError("Give a reason for unlocking the decklist: it is logged.")
+    decklist = Decklist.objects.select_for_update().get(pk=decklist.pk)
+    decklist.unlocked = True
+    decklist.save(update_fields=["unlocked"])
+    EventLog.objects.create(
+        event=decklist.registration.event,
+        actor=actor,
+        action="unlock_decklist",
+        reason=reason.strip(),
+        data={"player": decklist.registration.display_name},
+    )
+    return decklist
+
+
+def made_top_cut(registration: Registration) -> bool:
+    return Match.objects.filter(
+        Q(player_a=registration) | Q(player_b=registration),
+        round__kind=Round.Kind.TOP_CUT,
+        round__event=registration.event_id,
+    ).exists()
+
+
+def may_view_decklist(user, registration: Registration) -> bool:
+    """The player, the event's organisers and judges; everyone once it is published."""
+    event = registration.event
+    if user.is_authenticated and (
+        registration.user_id == user.pk or has_role(user, event, ORGANISER, JUDGE)
+    ):
+        return True
+    if event.decklists_public == "all":
+        return True
+    return event.decklists_public == "top_cut" and made_top_cut(registration)
+
+
+# --- deck checks ---------------------------------------------------------------------
+
+
+def pick_tables(round_: Round, count: int, seed: int | None = None) -> list[Match]:
+    """N random tables; tables whose players were already checked this event come last."""
+    matches = list(round_.matches.filter(is_bye=False).select_related("player_a", "player_b"))
+    checked = set(
+        DeckCheck.objects.filter(event=round_.event_id).values_list("registration_id", flat=True)
+    )
+    rng = random.Random(seed)
+    rng.shuffle(matches)
+    matches.sort(key=lambda m: (m.player_a_id in checked) + (m.player_b_id in checked))
+    return matches[: max(0, count)]
+
+
+@transaction.atomic
+def record_deck_check(
+    registration: Registration, presented_text: str, judge, match: Match | None = None
+) -> DeckCheck:
+    """What the player presented, against what they registered: every difference."""
+    decklist = Decklist.objects.filter(registration=registration).first()
+    if decklist is None or decklist.status != Decklist.Status.SUBMITTED:
+        raise ServiceError(f"{registration.display_name} has no submitted decklist to check.")
+    index, _ = pool(registration.event.game)
+    presented = text_lists.resolve(text_lists.parse(presented_text), index)
+    if presented.unknown:
+        names = ", ".join(u.name for u in presented.unknown)
+        raise ServiceError(f"Not in the card pool: {names}. Check the spelling.")
+    main = text_lists.to_payload(presented.main)
+    side = text_lists.to_payload(presented.sideboard)
+    differences = text_lists.difference(
+        {"main": decklist.main, "sideboard": decklist.sideboard},
+        {"main": main, "sideboard": side},
+    )
+    return DeckCheck.objects.create(
+        event=registration.event,
+        round=match.round if match else None,
+        match=match,
+        registration=registration,
+        judge=judge,
+        presented_main=main,
+        presented_sideboard=side,
+        differences=differences,
+    )
+
+
+@transaction.atomic
+def penalise_deck_check(check: DeckCheck, judge, game: int = 1) -> Any:
+    """The penalty a deck that differs from its registration gets: a game loss (203.1)."""
+    from judging.penalties import issue_penalty
+
+    check = DeckCheck.objects.select_for_update().get(pk=check.pk)
+    if not check.differences:
+        raise ServiceError("The deck matches its registration: there is nothing to penalise.")
+    if check.penalty_id:
+        raise ServiceError("This deck check already raised its penalty.")
+    penalty = issue_penalty(
+        check.registration,
+        "illegal_deck",
+        judge,
+        game=game,
+        match=check.match,
+        notes=f"Deck check {check.pk}: differs from the registered decklist.",
+    )
+    check.penalty = penalty
+    check.save(update_fields=["penalty"])
+    return penalty
+
+
+def revalidate_event(event: Event) -> dict[str, int]:
+    """Check every stored decklist of an event again (after a card revision, say).
+
+    Works from the stored lists, not the pasted text: one pool index, one rules-engine
+    call per list, one bulk update.
+    """
+    if event.game not in DECK_GAMES:
+        return {"checked": 0, "legal": 0, "changed": 0}
+    index, data = pool(event.game)
+    decklists = list(Decklist.objects.filter(registration__event=event))
+    changed = []
+    for decklist in decklists:
+        resolved = index.resolve(
+            {"main": decklist.main, "sideboard": decklist.sideboard}, suggest=False
+        )
+        main = text_lists.to_payload(resolved.main)
+        side = text_lists.to_payload(resolved.sideboard)
+        legal, violations = legality(event.game, main, side, data)
+        if resolved.unknown:
+            legal = False
+            violations = [
+                *violations,
+                *(
+                    {"rule": "101.4", "message": f"{u.name} is no longer in the card pool."}
+                    for u in resolved.unknown
+                ),
+            ]
+        if (legal, violations) != (decklist.legal, decklist.violations):
+            decklist.legal, decklist.violations = legal, violations
+            changed.append(decklist)
+    Decklist.objects.bulk_update(changed, ["legal", "violations"], batch_size=500)
+    return {
+        "checked": len(decklists),
+        "legal": sum(1 for d in decklists if d.legal),
+        "changed": len(changed),
+    }

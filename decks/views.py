@@ -1,0 +1,270 @@
+"""Decklist pages: the player's registration with live legality, the staff's lists,
+published decklists, sideboard checks and deck checks."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arbiter.text import whole_number
+from decks import decklist as text_lists
+from decks import services
+from decks.models import Card, DeckCheck, Decklist, name_key
+from rules_engine import PayloadError, adjudicate
+from tournaments import rounds
+from tournaments.models import Event, Registration
+from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
+from tournaments.services import ServiceError
+
+STAFF = (ORGANISER, JUDGE)
+
+
+def _my_registration(request: HttpRequest, event: Event) -> Registration:
+    registration = Registration.objects.filter(event=event, user=request.user).first()
+    if registration is None:
+        raise PermissionDenied("Register for the event first: decklists belong to players.")
+    return registration
+
+
+@login_required
+def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Paste or build the list, see every problem live, save a draft or submit."""
+    event = get_object_or_404(Event, pk=event_id)
+    registration = _my_registration(request, event)
+    if event.game not in services.DECK_GAMES:
+        return render(request, "decks/no_decklist.html", {"event": event})
+    decklist = Decklist.objects.filter(registration=registration).first()
+    report = None
+    if request.method == "POST":
+        submit = request.POST.get("action") == "submit"
+        text = request.POST.get("decklist", "")
+        try:
+            decklist, report = services.save_decklist(
+                registration, text, submit=submit, actor=request.user
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            report = _safe_report(event, text)
+        else:
+            if submit:
+                messages.success(request, "Decklist submitted. Good luck!")
+            else:
+                messages.success(request, "Draft saved. Submit it before the deadline.")
+            return redirect("decks:my_deck", event.pk)
+    text = report.text if report else (decklist.raw_text if decklist else "")
+    if report is None and text:
+        report = _safe_report(event, text)
+    context = {
+        "event": event,
+        "decklist": decklist,
+        "report": report,
+        "text": text,
+        "locked": services.decklist_locked(decklist, event),
+    }
+    return render(request, "decks/my_deck.html", context)
+
+
+def _safe_report(event: Event, text: str):
+    try:
+        return services.check_text(event, text)
+    except ServiceError:
+        return None
+
+
+@login_required
+def check(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Live legality while typing (htmx): every violation with its rule, and suggestions."""
+    event = get_object_or_404(Event, pk=event_id)
+    _my_registration(request, event)
+    report = _safe_report(event, request.POST.get("decklist", "")[:20000])
+    return render(request, "decks/_report.html", {"report": report, "event": event})
+
+
+def card_search(request: HttpRequest) -> HttpResponse:
+    """Autocomplete for the deck builder: names in the pool that contain the query."""
+    game = request.GET.get("game", "")
+    query = " ".join(request.GET.get("q", "").split())[:60]
+    cards = []
+    if len(query) >= 2:
+        cards = list(
+            Card.objects.filter(game=game, key__contains=name_key(query)).order_by("name")[:15]
+        )
+    return render(request, "decks/_card_options.html", {"cards": cards, "query": query})
+
+
+def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Staff see every registration's list status; the public see published lists."""
+    event = get_object_or_404(Event, pk=event_id)
+    staff = request.user.is_authenticated and has_role(request.user, event, *STAFF)
+    if not staff and event.decklists_public == "none":
+        if not request.user.is_authenticated:
+            from django.contrib.auth.views import redirect_to_login
+
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied("Decklists are private until the organiser publishes them.")
+    registrations = (
+        event.registrations.exclude(status=Registration.Status.WAITLISTED)
+        .select_related("user", "decklist")
+        .order_by("name", "user__username")
+    )
+    rows = [r for r in registrations if staff or services.may_view_decklist(request.user, r)]
+    return render(
+        request, "decks/decklist_index.html", {"event": event, "rows": rows, "staff": staff}
+    )
+
+
+def decklist_detail(request: HttpRequest, event_id: int, registration_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    if not services.may_view_decklist(request.user, registration):
+        if not request.user.is_authenticated:
+            from django.contrib.auth.views import redirect_to_login
+
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied("This decklist is private until the organiser publishes it.")
+    decklist = Decklist.objects.filter(registration=registration).first()
+    if decklist is None:
+        raise Http404("This player has not registered a decklist.")
+    staff = request.user.is_authenticated and has_role(request.user, event, *STAFF)
+    context = {
+        "event": event,
+        "registration": registration,
+        "decklist": decklist,
+        "staff": staff,
+        "is_organiser": request.user.is_authenticated and has_role(request.user, event, ORGANISER),
+        "swap": request.session.pop("swap_result", None),
+    }
+    return render(request, "decks/decklist_detail.html", context)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def unlock(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    decklist = get_object_or_404(
+        Decklist, registration_id=registration_id, registration__event=event
+    )
+    try:
+        services.unlock_decklist(decklist, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Decklist unlocked: the player can change it once.")
+    return redirect("decks:detail", event.pk, registration_id)
+
+
+@require_POST
+@event_role_required(*STAFF)
+def sideboard_check(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Is the configuration between games legal? (902.2-902.5, the sideboard-swap question)."""
+    decklist = get_object_or_404(
+        Decklist, registration_id=registration_id, registration__event=event
+    )
+    index, data = services.pool(event.game)
+    proposed = text_lists.resolve(text_lists.parse(request.POST.get("proposed", "")), index)
+    if event.game != "iacta":
+        messages.error(request, "Sideboard checks follow Iacta's 902 rules.")
+        return redirect("decks:detail", event.pk, registration_id)
+    if proposed.unknown:
+        messages.error(
+            request, "Not in the card pool: " + ", ".join(u.name for u in proposed.unknown)
+        )
+        return redirect("decks:detail", event.pk, registration_id)
+    registered = {"main": decklist.main, "sideboard": decklist.sideboard}
+    payload = {
+        "registered": registered,
+        "proposed": {
+            "main": text_lists.to_payload(proposed.main),
+            "sideboard": text_lists.to_payload(proposed.sideboard),
+        },
+        "new_match": bool(request.POST.get("new_match")),
+        "cards": {name: data[name] for name in data if _named(name, registered, proposed)},
+    }
+    try:
+        ruling = adjudicate("iacta", "sideboard-swap", payload)
+    except PayloadError as exc:
+        messages.error(request, "; ".join(e["message"] for e in exc.errors))
+        return redirect("decks:detail", event.pk, registration_id)
+    request.session["swap_result"] = ruling
+    return redirect("decks:detail", event.pk, registration_id)
+
+
+def _named(name: str, registered: dict, proposed) -> bool:
+    names = {e["name"] for zone in registered.values() for e in zone}
+    names |= {e.name for e in [*proposed.main, *proposed.sideboard]}
+    return name in names
+
+
+@event_role_required(*STAFF)
+def deck_checks(request: HttpRequest, event: Event) -> HttpResponse:
+    """Pick N random tables of the current round; checked players come last."""
+    current = rounds.latest_round(event)
+    count = whole_number(request.GET.get("count") or "2") or 2
+    picked = services.pick_tables(current, count) if current and request.GET.get("pick") else []
+    recent = event.deck_checks.select_related("registration__user", "judge", "penalty")[:20]
+    return render(
+        request,
+        "decks/deck_checks.html",
+        {
+            "event": event,
+            "round": current,
+            "picked": picked,
+            "count": count,
+            "recent": recent,
+        },
+    )
+
+
+@event_role_required(*STAFF)
+def deck_check_player(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Record what the player presented and see every difference from the registration."""
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    current = rounds.latest_round(event)
+    match = None
+    if current is not None:
+        match = (
+            current.matches.filter(is_bye=False).filter(player_a=registration).first()
+            or current.matches.filter(player_b=registration).first()
+        )
+    if request.method == "POST":
+        try:
+            deck_check = services.record_deck_check(
+                registration, request.POST.get("presented", ""), request.user, match
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            return redirect("decks:deck_check_result", event.pk, deck_check.pk)
+    decklist = Decklist.objects.filter(registration=registration).first()
+    return render(
+        request,
+        "decks/deck_check_form.html",
+        {
+            "event": event,
+            "registration": registration,
+            "decklist": decklist,
+            "match": match,
+            "text": text_lists.render(decklist.main, decklist.sideboard) if decklist else "",
+        },
+    )
+
+
+@event_role_required(*STAFF)
+def deck_check_result(request: HttpRequest, event: Event, check_id: int) -> HttpResponse:
+    deck_check = get_object_or_404(
+        DeckCheck.objects.select_related("registration", "penalty"), pk=check_id, event=event
+    )
+    if request.method == "POST":
+        try:
+            penalty = services.penalise_deck_check(
+                deck_check, request.user, whole_number(request.POST.get("game")) or 1
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Penalty logged: {penalty}.")
+        return redirect("decks:deck_check_result", event.pk, deck_check.pk)
+    return render(request, "decks/deck_check_result.html", {"event": event, "check": deck_check})

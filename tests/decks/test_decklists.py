@@ -1,0 +1,286 @@
+"""Decklist registration, legality, locks, privacy and deck checks."""
+
+import datetime
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from arbiter.demo import demo_decklist
+from decks import services
+from decks.cardpool import load_demo_pools
+from decks.models import Decklist
+from judging.models import Penalty
+from tests.tournaments.test_round_lifecycle import make_event
+from tournaments import rounds
+from tournaments.models import EventLog, EventRole
+from tournaments.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+
+def legal() -> str:
+    """A legal 44+6 list from the demo pool (the pool must be loaded)."""
+    return demo_decklist(0)
+
+
+@pytest.fixture
+def hall(organiser, judge):
+    """A 4-player Iacta event with the demo pool; jude judges it."""
+    load_demo_pools()
+    event = make_event(organiser, 4)
+    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
+    return event
+
+
+def player_of(event, index=0):
+    return event.registrations.order_by("pk")[index]
+
+
+def test_a_legal_list_is_submitted(hall):
+    registration = player_of(hall)
+    decklist, report = services.save_decklist(registration, legal(), submit=True, actor=None)
+    assert report.legal and report.violations == []
+    assert decklist.status == Decklist.Status.SUBMITTED and decklist.main_count == 44
+
+
+def test_every_violation_is_listed_with_its_rule(hall):
+    report = services.check_text(hall, "5 Ember Tithe")  # a fifth copy, and 5 cards in all
+    messages = [v["message"] for v in report.violations if v["rule"] == "201.1"]
+    assert len(messages) >= 2  # too few cards and too many copies, both reported
+    assert not report.legal
+
+
+def test_an_illegal_list_can_be_saved_as_a_draft_but_not_submitted(hall):
+    registration = player_of(hall)
+    with pytest.raises(ServiceError, match="not legal yet"):
+        services.save_decklist(registration, "4 Ember Tithe", submit=True, actor=None)
+    decklist, _ = services.save_decklist(registration, "4 Ember Tithe", submit=False, actor=None)
+    assert decklist.status == Decklist.Status.DRAFT and not decklist.legal
+
+
+def test_misspelt_names_get_did_you_mean(hall):
+    report = services.check_text(hall, "4 Embr Tithe")
+    assert report.unknown[0]["name"] == "Embr Tithe"
+    assert report.unknown[0]["suggestions"][0] == "Ember Tithe"
+    assert not report.legal
+
+
+@pytest.mark.parametrize("style", ["{n}x {name}", "{n}\t{name}", "{n},{name}", "{name} x{n}"])
+def test_paste_formats_all_read_the_same(hall, style):
+    lines = []
+    for line in legal().splitlines():
+        if line and line[0].isdigit():
+            count, name = line.split(" ", 1)
+            lines.append(style.format(n=count.rstrip("x"), name=name))
+        else:
+            lines.append(line)
+    assert services.check_text(hall, "\n".join(lines)).legal
+
+
+def test_deadline_is_enforced(hall):
+    hall.decklist_deadline = timezone.now() - datetime.timedelta(minutes=1)
+    hall.save()
+    with pytest.raises(ServiceError, match="deadline"):
+        services.save_decklist(player_of(hall), legal(), submit=True, actor=None)
+
+
+def test_lists_lock_when_round_one_starts_and_an_organiser_may_unlock_one(hall, organiser):
+    registration = player_of(hall)
+    decklist, _ = services.save_decklist(registration, legal(), submit=True, actor=None)
+    round_ = rounds.pair_next_round(hall, organiser)
+    services.save_decklist(registration, legal(), submit=True, actor=None)  # paired, not started
+    rounds.start_round(round_, organiser)
+    with pytest.raises(ServiceError, match="locked when round 1 started"):
+        services.save_decklist(registration, legal(), submit=True, actor=None)
+    with pytest.raises(ServiceError, match="reason"):
+        services.unlock_decklist(decklist, organiser, "")
+    services.unlock_decklist(decklist, organiser, "wrong card count typed")
+    assert EventLog.objects.get(action="unlock_decklist").reason == "wrong card count typed"
+    decklist, _ = services.save_decklist(registration, legal(), submit=True, actor=None)
+    assert not decklist.unlocked  # locked again once resubmitted
+    with pytest.raises(ServiceError, match="locked"):
+        services.save_decklist(registration, legal(), submit=True, actor=None)
+
+
+# --- privacy through pages and the API ---------------------------------------------------
+
+
+@pytest.fixture
+def submitted(hall):
+    registration = player_of(hall)
+    services.save_decklist(registration, legal(), submit=True, actor=None)
+    return registration
+
+
+@pytest.mark.parametrize(
+    ("who", "page", "api"),
+    [
+        ("owner", 200, 200),
+        ("other_player", 403, 403),
+        ("judge", 200, 200),
+        ("organiser", 200, 200),
+        ("anonymous", 302, 403),
+    ],
+)
+def test_a_decklist_is_private_until_published(
+    client, hall, submitted, judge, organiser, who, page, api
+):
+    users = {
+        "owner": submitted.user,
+        "other_player": player_of(hall, 1).user,
+        "judge": judge,
+        "organiser": organiser,
+    }
+    if who in users:
+        client.force_login(users[who])
+    url = f"/events/{hall.pk}/decklists/{submitted.pk}/"
+    assert client.get(url).status_code == page
+    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == api
+
+
+def test_published_decklists_are_public(client, hall, submitted):
+    hall.decklists_public = "all"
+    hall.save()
+    assert client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 200
+    body = client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").json()
+    assert body["legal"] is True and sum(e["count"] for e in body["main"]) == 44
+
+
+def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
+    hall.decklists_public = "top_cut"
+    hall.save()
+    assert client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 302
+
+
+def test_player_submits_through_the_api_and_reads_their_own(client, hall):
+    registration = player_of(hall, 2)
+    client.force_login(registration.user)
+    url = f"/api/v1/events/{hall.pk}/decklists/mine/"
+    response = client.put(url, {"text": legal(), "submit": True}, content_type="application/json")
+    assert response.status_code == 200 and response.json()["status"] == "submitted"
+    assert client.get(url).json()["legal"] is True
+    other = player_of(hall, 3)
+    response = client.put(
+        f"/api/v1/events/{hall.pk}/decklists/{other.pk}/",
+        {"text": legal()},
+        content_type="application/json",
+    )
+    assert response.status_code == 403
+
+
+def test_legality_report_api_lists_violations(client, hall):
+    response = client.post(
+        "/api/v1/decklists/legality/",
+        {"event": hall.pk, "text": "4 Embr Tithe"},
+        content_type="application/json",
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["legal"] is False
+    assert body["unknown"][0]["suggestions"][0] == "Ember Tithe"
+
+
+def test_card_search_api(client, hall):
+    names = [
+        c["name"] for c in client.get("/api/v1/cards/", {"game": "iacta", "q": "tithe"}).json()
+    ]
+    assert "Ember Tithe" in names
+    assert client.get("/api/v1/cards/", {"game": "chess"}).status_code == 400
+
+
+def test_player_deck_page_shows_the_live_report(client, hall):
+    registration = player_of(hall)
+    client.force_login(registration.user)
+    assert client.get(f"/events/{hall.pk}/deck/").status_code == 200
+    fragment = client.post(f"/events/{hall.pk}/deck/check/", {"decklist": "4 Embr Tithe"})
+    text = fragment.content.decode()
+    assert 'data-to="Ember Tithe"' in text and "Not legal yet" in text
+    response = client.post(
+        f"/events/{hall.pk}/deck/", {"decklist": legal(), "action": "submit"}, follow=True
+    )
+    assert "Decklist submitted" in response.content.decode()
+
+
+def test_superjack_events_need_no_decklist(client, organiser):
+    event = make_event(organiser, 2, game="superjack")
+    client.force_login(event.registrations.first().user)
+    assert "No decklist needed" in client.get(f"/events/{event.pk}/deck/").content.decode()
+
+
+# --- deck checks and sideboard checks ----------------------------------------------------
+
+
+@pytest.fixture
+def checked_round(hall, organiser):
+    for i in range(4):
+        services.save_decklist(player_of(hall, i), demo_decklist(i), submit=True, actor=None)
+    return rounds.pair_next_round(hall, organiser)
+
+
+def test_pick_tables_puts_already_checked_players_last(checked_round, judge):
+    matches = list(checked_round.matches.filter(is_bye=False))
+    first = matches[0]
+    services.record_deck_check(
+        first.player_a,
+        demo_decklist(list(first.round.event.registrations.order_by("pk")).index(first.player_a)),
+        judge,
+        first,
+    )
+    for seed in range(5):
+        assert services.pick_tables(checked_round, 2, seed=seed)[-1] == first
+
+
+def test_deck_check_finds_every_difference_and_raises_the_game_loss(checked_round, judge):
+    match = checked_round.matches.filter(is_bye=False).order_by("table").first()
+    player = match.player_a
+    registered = Decklist.objects.get(registration=player)
+    name = registered.main[0]["name"]
+    presented = demo_decklist(
+        list(checked_round.event.registrations.order_by("pk")).index(player)
+    ).replace(f"4 {name}", f"3 {name}", 1)
+    check = services.record_deck_check(player, presented, judge, match)
+    assert check.differences == [
+        {"zone": "main", "name": name, "registered": 4, "presented": 3, "delta": -1}
+    ]
+    penalty = services.penalise_deck_check(check, judge, game=1)
+    assert penalty.infraction == "illegal_deck"
+    assert [c["rule"] for c in penalty.consequences] == ["203.1"]
+    with pytest.raises(ServiceError, match="already raised"):
+        services.penalise_deck_check(check, judge)
+    assert Penalty.objects.count() == 1
+
+
+def test_deck_check_pages_for_judges_only(client, hall, checked_round, judge):
+    client.force_login(player_of(hall).user)
+    assert client.get(f"/events/{hall.pk}/deck-checks/").status_code == 403
+    client.force_login(judge)
+    page = client.get(f"/events/{hall.pk}/deck-checks/", {"pick": 1, "count": 1})
+    assert "Table " in page.content.decode()
+
+
+def test_sideboard_check_from_the_deck_page(client, hall, submitted, judge):
+    client.force_login(judge)
+    response = client.post(
+        f"/events/{hall.pk}/decklists/{submitted.pk}/sideboard/",
+        {"proposed": legal()},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "flash-success" in response.content.decode()
+
+
+def test_validate_decks_command_rechecks_every_list(hall, submitted):
+    Decklist.objects.filter(pk=submitted.decklist.pk).update(legal=False)
+    out = StringIO()
+    call_command("validate_decks", hall.pk, stdout=out)
+    assert "1 decklists checked" in out.getvalue() and "1 legal" in out.getvalue()
+    submitted.decklist.refresh_from_db()
+    assert submitted.decklist.legal
+
+
+def test_decklist_index_is_private_to_staff(client, hall, submitted, judge):
+    client.force_login(player_of(hall, 1).user)
+    assert client.get(f"/events/{hall.pk}/decklists/").status_code == 403
+    client.force_login(judge)
+    assert submitted.display_name in client.get(f"/events/{hall.pk}/decklists/").content.decode()

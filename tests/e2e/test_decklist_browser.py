@@ -1,0 +1,40 @@
+"""A player pastes a list with one misspelt name, accepts the suggestion, and submits."""
+
+import pytest
+
+from arbiter.demo import demo_decklist
+from decks.cardpool import load_demo_pools
+from decks.models import Decklist
+from tests.conftest import PASSWORD, make_user
+from tournaments import services
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def registration(transactional_db):
+    load_demo_pools()
+    organiser = make_user("olive")
+    event = services.create_event(organiser, name="Deck Open", status=Event.Status.REGISTRATION)
+    return services.register_player(event, make_user("pat"))
+
+
+def test_player_fixes_a_misspelling_and_submits_a_legal_deck(
+    page, live_server, log_in, registration
+):
+    text = demo_decklist(0)
+    correct = text.splitlines()[0].split(" ", 1)[1]
+    misspelt = correct[:-2] + correct[-1]  # drop one letter
+    log_in("pat", PASSWORD)
+    page.goto(f"{live_server.url}/events/{registration.event_id}/deck/")
+    page.fill("#decklist", text.replace(correct, misspelt, 1))
+    page.locator('.deck-report[data-legal="false"]').wait_for()
+    suggestion = page.locator(f'button.suggestion[data-to="{correct}"]')
+    suggestion.click()
+    page.locator('.deck-report[data-legal="true"]').wait_for()
+    assert correct in page.input_value("#decklist")
+    page.locator("#submit-deck").click()
+    page.locator(".flash-success").wait_for()
+    decklist = Decklist.objects.get(registration=registration)
+    assert decklist.status == Decklist.Status.SUBMITTED and decklist.legal
