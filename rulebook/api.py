@@ -38,9 +38,53 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     except BodyError as exc:
         return 400, {"errors": [{"field": "(body)", "message": str(exc)}]}
     try:
-        return 200, adjudicate(game, question, payload)
+        get_question(game, question).validate(payload)  # a bad payload never reaches the DB
+        return 200, adjudicate(game, question, with_card_database(game, question, payload))
     except PayloadError as exc:
         return 400, {"errors": exc.errors}
+
+
+CARD_QUESTIONS = {("iacta", "deck-legality"), ("iacta", "sideboard-swap")}
+
+
+def with_card_database(game: str, question: str, payload: Any) -> Any:
+    """Without ``cards`` the server's card database is used (adjudication contract)."""
+    if (game, question) not in CARD_QUESTIONS or not isinstance(payload, dict):
+        return payload
+    if "cards" in payload:
+        return payload
+    from decks.models import Card, name_key
+
+    names = {
+        entry["name"]
+        for entry in _entries(payload)
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+    keys = {name_key(n): n for n in names}
+    cards = {}
+    for card in Card.objects.filter(game=game, key__in=list(keys)):
+        data = {"syndicate": card.syndicate or None, "tier": card.tier}
+        if card.max_copies:
+            data["max_copies"] = card.max_copies
+        cards[keys[card.key]] = data
+    return {**payload, "cards": cards}
+
+
+def _entries(payload: dict) -> list:
+    """Every {name, count} entry of a deck-legality or sideboard-swap payload."""
+    zones = [payload]
+    zones += [
+        payload[k]
+        for k in ("registered", "previous", "proposed")
+        if isinstance(payload.get(k), dict)
+    ]
+    return [
+        entry
+        for zone in zones
+        for key in ("main", "sideboard")
+        if isinstance(zone.get(key), list)
+        for entry in zone[key]
+    ]
 
 
 class RulesCatalogue(APIView):

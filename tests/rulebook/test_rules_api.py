@@ -104,3 +104,17 @@ def test_unknown_game_or_question_is_404(client):
 
 def test_get_on_a_question_is_405_not_500(client):
     assert client.get("/api/v1/rules/iacta/flush-score/").status_code == 405
+
+
+@pytest.mark.django_db
+def test_deck_legality_without_cards_uses_the_card_database(client):
+    from decks.cardpool import load_demo_pools
+
+    load_demo_pools()
+    main = [{"name": "ember tithe", "count": 4}]  # case as a player types it
+    body = post(client, "iacta", "deck-legality", {"main": main}).json()
+    assert body["legal"] is False
+    unknown = [v for v in body["violations"] if v["rule"] == "101.4"]
+    assert unknown == []  # the card was found in the database
+    body = post(client, "iacta", "deck-legality", {"main": [{"name": "No Such Card", "count": 4}]})
+    assert any(v["rule"] == "101.4" for v in body.json()["violations"])

@@ -17,6 +17,9 @@ from rules_engine import GAMES, questions
 
 QUESTIONS = [q for game in GAMES for q in questions(game)]
 
+# deck-legality without "cards" reads the card database.
+pytestmark = pytest.mark.django_db
+
 scalars = (
     st.none()
     | st.booleans()
