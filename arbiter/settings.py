@@ -20,6 +20,8 @@ ALLOWED_HOSTS = e.env_list(
     ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = e.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
+# The address printed in QR codes on match slips (players scan it at the table).
+SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -37,6 +39,7 @@ INSTALLED_APPS = [
     "decks",
     "judging",
     "rulebook",
+    "printing",
 ]
 
 MIDDLEWARE = [
@@ -84,6 +87,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# A task taken by a worker that dies is given to another worker, not lost.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Workers and the web share the queue name; separate deployments (or test runs) on one
+# Redis can each take their own.
+CELERY_TASK_DEFAULT_QUEUE = ENV.get("CELERY_QUEUE", "celery")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

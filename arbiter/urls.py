@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("rulebook.urls")),
     path("", include("judging.urls")),
     path("", include("decks.urls")),
+    path("", include("printing.urls")),
 ]

@@ -20,6 +20,7 @@ class EventForm(forms.ModelForm):
             "registration_deadline",
             "decklist_deadline",
             "decklists_public",
+            "print_paper",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),

@@ -61,6 +61,12 @@ class Event(models.Model):
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text="Empty: the default order (OMW%, GW%, OGW%)."
     )
+    print_paper = models.CharField(
+        max_length=6,
+        choices=[("A4", "A4"), ("Letter", "US Letter")],
+        default="A4",
+        help_text="Paper size for match slips and other printouts.",
+    )
     decklists_public = models.CharField(
         max_length=10,
         choices=[("none", "Private"), ("top_cut", "Top cut only"), ("all", "All")],

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from arbiter.text import whole_number
@@ -144,7 +145,10 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         messages.error(request, f"Table {match.table}: {error}")
     else:
         messages.success(request, f"Table {match.table}: result saved.")
-    return redirect(request.POST.get("next") or "tournaments:manage", event.pk)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
+        return redirect(back)
+    return redirect("tournaments:manage", event.pk)
 
 
 @require_POST
@@ -281,6 +285,36 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
         Match.Status.DISPUTED: "The reports disagree: a judge is coming to your table.",
     }
     messages.success(request, notes.get(match.status, "Saved."))
+
+
+@login_required
+def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpResponse:
+    """The page a match slip's QR code opens: players report and confirm; staff enter."""
+    event = get_object_or_404(Event, pk=event_id)
+    match = get_object_or_404(
+        Match.objects.select_related("player_a__user", "player_b__user", "round"),
+        pk=match_id,
+        round__event=event,
+    )
+    me = next((p for p in match.players() if p.user_id == request.user.pk), None)
+    staff = has_role(request.user, event, ORGANISER, JUDGE)
+    if me is None and not staff:
+        raise PermissionDenied("Only the players of this match and the event's staff may open it.")
+    if request.method == "POST" and me is not None:
+        _player_result_action(request, match, me)
+        return redirect("tournaments:match", event.pk, match.pk)
+    opponent = None
+    if me is not None and not match.is_bye:
+        opponent = match.player_b if match.player_a_id == me.pk else match.player_a
+    context = {
+        "event": event,
+        "me": me,
+        "match": match,
+        "opponent": opponent,
+        "staff": staff,
+        "i_reported": me is not None and match.reported_by_id == me.pk,
+    }
+    return render(request, "tournaments/match.html", context)
 
 
 @require_POST

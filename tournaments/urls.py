@@ -31,6 +31,7 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/late-entry/", round_views.late_entry, name="late_entry"),
     path("events/<int:event_id>/my-match/", round_views.my_match, name="my_match"),
+    path("events/<int:event_id>/matches/<int:match_id>/", round_views.match_page, name="match"),
     path("events/<int:event_id>/drop/", round_views.drop_self, name="drop_self"),
     path("events/<int:event_id>/pairings/", round_views.pairings, name="pairings"),
     path("events/<int:event_id>/standings/", round_views.standings, name="standings"),

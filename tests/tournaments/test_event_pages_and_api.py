@@ -266,3 +266,31 @@ def test_api_players_is_refused_to_players(client, running):
     event, round_, _ = running
     client.force_login(first_table(round_).player_a.user)
     assert client.get(f"/api/v1/events/{event.pk}/players/").status_code == 403
+
+
+def test_match_page_from_the_slip_qr_code(client, running):
+    event, round_, judge = running
+    match = first_table(round_)
+    url = f"/events/{event.pk}/matches/{match.pk}/"
+    assert client.get(url).status_code == 302  # log in first
+    client.force_login(round_.matches.order_by("table")[1].player_a.user)
+    assert client.get(url).status_code == 403  # another table's player
+    client.force_login(match.player_a.user)
+    client.post(url, {"action": "report", "score": "2-0"})
+    client.force_login(match.player_b.user)
+    assert "Is that right?" in client.get(url).content.decode()
+    client.force_login(judge)
+    client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {"score": "2-1", "next": url})
+    match.refresh_from_db()
+    assert match.status == "final"
+
+
+def test_result_entry_never_redirects_off_site(client, running):
+    event, round_, judge = running
+    match = first_table(round_)
+    client.force_login(judge)
+    response = client.post(
+        f"/events/{event.pk}/matches/{match.pk}/result/",
+        {"score": "2-1", "next": "https://evil.example/"},
+    )
+    assert response["Location"] == f"/events/{event.pk}/manage/"

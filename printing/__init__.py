@@ -1,0 +1,1 @@
+"""Printouts for organisers: match slips, pairings, standings, decklists, penalty report."""

@@ -1,0 +1,57 @@
+"""Print jobs: who asked for what, how far it got, and the file it made."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from tournaments.models import Event
+
+
+class PrintJob(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for a worker"
+        RUNNING = "running", "Rendering"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(max_length=30)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    fingerprint = models.CharField(max_length=64, help_text="Hash of the data printed.")
+    total_chunks = models.PositiveIntegerField(default=0)
+    done_chunks = models.PositiveIntegerField(default=0)
+    file = models.FileField(upload_to="prints/", blank=True)
+    pages = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    note = models.TextField(blank=True, help_text="Why the job is waiting, if it is.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        indexes = [models.Index(fields=["event", "kind", "round_number", "fingerprint"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.event.name}"
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        if not self.total_chunks:
+            return 0
+        return round(100 * self.done_chunks / self.total_chunks)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    def get_download_url(self) -> str:
+        return reverse("printing:download", args=[self.event_id, self.pk])

@@ -1,0 +1,76 @@
+"""The organiser's print page: ask for a document, watch it render, download it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from arbiter.text import whole_number
+from printing import documents, jobs
+from printing.models import PrintJob
+from tournaments import rounds
+from tournaments.models import Event
+from tournaments.roles import JUDGE, ORGANISER, event_role_required
+from tournaments.services import ServiceError
+
+STAFF = (ORGANISER, JUDGE)
+
+
+@event_role_required(*STAFF)
+def print_page(request: HttpRequest, event: Event) -> HttpResponse:
+    current = rounds.latest_round(event)
+    context = {
+        "event": event,
+        "kinds": documents.KINDS,
+        "round_kinds": [k for k in documents.KINDS if documents.needs_round(k)],
+        "rounds": list(event.rounds.values_list("number", flat=True)),
+        "current": current.number if current else None,
+        "jobs": event.print_jobs.select_related("requested_by")[:15],
+    }
+    return render(request, "printing/print_page.html", context)
+
+
+@require_POST
+@event_role_required(*STAFF)
+def request_print(request: HttpRequest, event: Event) -> HttpResponse:
+    kind = request.POST.get("kind", "")
+    round_number = whole_number(request.POST.get("round"))
+    try:
+        job, reused = jobs.request_print(event, kind, round_number, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("printing:page", event.pk)
+    if reused:
+        messages.info(request, "Nothing changed since the last print: the same file is reused.")
+    else:
+        messages.success(request, f"Printing {documents.KINDS[kind].lower()}…")
+    return redirect(reverse("printing:page", args=[event.pk]) + f"#job-{job.pk}")
+
+
+@event_role_required(*STAFF)
+def job_row(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
+    """One job's status, polled by the page until it is done (htmx)."""
+    job = get_object_or_404(PrintJob, pk=job_id, event=event)
+    return render(
+        request, "printing/_job_row.html", {"event": event, "job": job, "kinds": documents.KINDS}
+    )
+
+
+@event_role_required(*STAFF)
+def download(request: HttpRequest, event: Event, job_id: int) -> FileResponse:
+    job = get_object_or_404(PrintJob, pk=job_id, event=event)
+    if job.status != PrintJob.Status.DONE or not job.file:
+        raise Http404("This print is not ready.")
+    try:
+        handle = job.file.open("rb")
+    except FileNotFoundError:
+        raise Http404("The file is gone: print it again.") from None
+    return FileResponse(
+        handle,
+        as_attachment=True,
+        filename=job.file.name.rsplit("/", 1)[-1],
+        content_type="application/pdf",
+    )

@@ -1,0 +1,35 @@
+"""The organiser clicks "Print match slips", watches progress, downloads the PDF."""
+
+import pytest
+
+from tests.conftest import PASSWORD, make_user
+from tournaments import rounds, services
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def paired_event(transactional_db, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    organiser = make_user("olive")
+    event = services.create_event(organiser, name="Print Open", status=Event.Status.REGISTRATION)
+    for i in range(8):
+        services.register_player(event, make_user(f"p{i}", first_name=f"Player{i}"))
+    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
+    rounds.pair_next_round(event, organiser)
+    return event
+
+
+def test_organiser_prints_match_slips_and_downloads_them(page, live_server, log_in, paired_event):
+    log_in("olive", PASSWORD)
+    page.goto(f"{live_server.url}/events/{paired_event.pk}/print/")
+    page.locator("#print-match_slips").click()
+    row = page.locator("table.print-jobs tbody tr").first
+    row.locator("a.download").wait_for(timeout=60000)
+    assert "Ready" in row.inner_text() and "1 page" in row.inner_text()
+    with page.expect_download() as download_info:
+        row.locator("a.download").click()
+    path = download_info.value.path()
+    with open(path, "rb") as handle:
+        assert handle.read(4) == b"%PDF"
