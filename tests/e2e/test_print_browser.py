@@ -33,3 +33,35 @@ def test_organiser_prints_match_slips_and_downloads_them(page, live_server, log_
     path = download_info.value.path()
     with open(path, "rb") as handle:
         assert handle.read(4) == b"%PDF"
+
+
+def test_the_page_follows_a_running_job_until_it_can_be_downloaded(
+    page, live_server, log_in, paired_event
+):
+    """A job a worker is still rendering: the row polls, shows progress, then the link."""
+    from django.core.files.base import ContentFile
+
+    from printing.models import PrintJob
+
+    job = PrintJob.objects.create(
+        event=paired_event,
+        kind="match_slips",
+        round_number=1,
+        fingerprint="x" * 64,
+        status=PrintJob.Status.RUNNING,
+        total_chunks=4,
+        done_chunks=1,
+    )
+    log_in("olive", PASSWORD)
+    page.goto(f"{live_server.url}/events/{paired_event.pk}/print/")
+    row = page.locator(f"#job-{job.pk}")
+    assert row.locator("progress").get_attribute("value") == "25"
+    PrintJob.objects.filter(pk=job.pk).update(done_chunks=3)
+    page.wait_for_function(
+        f"document.querySelector('#job-{job.pk} progress')?.value == 75", timeout=10000
+    )
+    job.file.save("slips.pdf", ContentFile(b"%PDF-1.7\n%%EOF\n"), save=False)
+    PrintJob.objects.filter(pk=job.pk).update(
+        status=PrintJob.Status.DONE, done_chunks=4, pages=2, file=job.file.name
+    )
+    page.locator(f"#job-{job.pk} a.download").wait_for(timeout=10000)
