@@ -52,3 +52,16 @@ def login(client):
         return client
 
     return as_user
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run Celery tasks in-process even when a broker is configured (the second pass):
+    for tests of what a task does, not of how it travels (tests/integration has those)."""
+    from arbiter.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

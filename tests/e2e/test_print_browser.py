@@ -1,6 +1,7 @@
 """The organiser clicks "Print match slips", watches progress, downloads the PDF."""
 
 import pytest
+from django.conf import settings as django_settings
 
 from tests.conftest import PASSWORD, make_user
 from tournaments import rounds, services
@@ -21,6 +22,11 @@ def paired_event(transactional_db, settings, tmp_path):
     return event
 
 
+@pytest.mark.skipif(
+    not django_settings.CELERY_TASK_ALWAYS_EAGER,
+    reason="in-process printing only: with a broker, tests/integration/test_print_worker.py "
+    "prints through a real worker",
+)
 def test_organiser_prints_match_slips_and_downloads_them(page, live_server, log_in, paired_event):
     log_in("olive", PASSWORD)
     page.goto(f"{live_server.url}/events/{paired_event.pk}/print/")

@@ -12,7 +12,7 @@ from tournaments import rounds
 from tournaments.models import EventRole
 from tournaments.services import ServiceError
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 @pytest.fixture
