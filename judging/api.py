@@ -9,7 +9,7 @@ organisers and superusers, 404 for an unknown event, penalty or call.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from judging.penalties import (
 )
 from judging.reports import consequence_text, infraction_label
 from rules_engine.iacta.tournament import INFRACTIONS
-from tournaments.api import event_for
+from tournaments.api import event_for, run_service
 from tournaments.models import Event, Match, Registration
 from tournaments.roles import JUDGE, ORGANISER
 from tournaments.services import ServiceError
@@ -42,16 +42,6 @@ STAFF = (ORGANISER, JUDGE)
 MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
 WHOLE_NUMBER = re.compile(r"\s*-?[0-9]+\s*")
 TRUE_WORDS, FALSE_WORDS = {"true", "on", "1", "yes"}, {"false", "off", "0", "no", ""}
-
-
-def _run(action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200) -> Response:
-    """Call a service; its refusal becomes a 400 naming why (and the field, when it knows)."""
-    try:
-        outcome = action()
-    except ServiceError as exc:
-        errors = getattr(exc, "errors", None) or [{"field": None, "message": str(exc)}]
-        return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
-    return Response(render(outcome), status=code)
 
 
 class Body:
@@ -212,7 +202,7 @@ class PenaltyPreview(APIView):
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         given = _penalty_input(Body(request), event)
-        return _run(
+        return run_service(
             lambda: preview_penalty(given.player, given.infraction, given.game, given.match),
             preview_json,
         )
@@ -232,7 +222,7 @@ class PenaltyList(APIView):
         body = Body(request)
         notes = body.text("notes")
         given = _penalty_input(body, event)
-        return _run(
+        return run_service(
             lambda: issue_penalty(
                 given.player,
                 given.infraction,
@@ -257,7 +247,7 @@ class PenaltyVoid(APIView):
         body = Body(request)
         reason = body.text("reason", required=True)
         body.check()
-        return _run(
+        return run_service(
             lambda: void_penalty(penalty, request.user, reason),
             lambda manual: {
                 "penalty": penalty_json(_penalties().get(pk=penalty.pk)),
@@ -318,7 +308,7 @@ class CallList(APIView):
         table = body.integer("table", required=False)
         question = body.text("question", required=True)
         body.check()
-        return _run(
+        return run_service(
             lambda: calls.open_call(
                 event, request.user, question=question, table=table, match=match
             ),
@@ -343,7 +333,7 @@ class CallResolve(APIView):
         if ruling is not None and not isinstance(ruling, Mapping):
             body.fail("ruling", "ruling must be an object: {game, question, payload}.")
         body.check()
-        return _run(
+        return run_service(
             lambda: calls.resolve_call(
                 call,
                 request.user,

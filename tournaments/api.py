@@ -30,11 +30,12 @@ def error_response(message: str, field: str | None = None, code: int = 400) -> R
 def run_service(
     action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200
 ) -> Response:
-    """Call a service; its refusal becomes a 400 naming why."""
+    """Call a service; its refusal becomes a 400 naming why (and the fields, when it knows)."""
     try:
         outcome = action()
     except ServiceError as exc:
-        return error_response(str(exc))
+        errors = getattr(exc, "errors", None) or [{"field": None, "message": str(exc)}]
+        return Response({"errors": errors}, status=400)
     return Response(render(outcome), status=code)
 
 
