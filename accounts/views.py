@@ -1,8 +1,11 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
+from accounts import tokens
 from accounts.forms import SignUpForm
 
 
@@ -16,3 +19,32 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome to Arbiter, {user.username}.")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+TOKEN_ACTIONS = {"create", "regenerate", "revoke"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """The user's API key for tools: see it, create it, regenerate it or revoke it."""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in TOKEN_ACTIONS:
+            messages.error(request, "Choose create, regenerate or revoke.")
+        elif action == "revoke":
+            if tokens.revoke_token(request.user):
+                messages.success(request, "Your API token is revoked: tools using it are refused.")
+            else:
+                messages.info(request, "You had no API token.")
+        else:
+            tokens.issue_token(request.user, rotate=action == "regenerate")
+            regenerated = action == "regenerate"
+            done = "regenerated: the old key no longer works" if regenerated else "created"
+            messages.success(request, f"Your API token is {done}.")
+        return redirect("api_token")
+    context = {
+        "token": tokens.current_token(request.user),
+        "api_root": request.build_absolute_uri("/api/v1/"),
+    }
+    return render(request, "registration/api_token.html", context)

@@ -52,12 +52,20 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     """DATABASE_URL, or the embedded SQLite file that needs nothing running."""
     url = env.get("DATABASE_URL") or f"sqlite:///{base_dir / 'var' / 'arbiter.sqlite3'}"
     try:
-        config = dj_database_url.parse(url, conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0))
+        # Health checks: a kept connection that died (database restarted) is replaced
+        # at the start of the next request instead of failing it.
+        config = dj_database_url.parse(
+            url, conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        )
     except Exception as exc:  # dj_database_url raises several kinds for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # WAL and a busy timeout let the dev server and an eager task share the file.
         config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    elif config["ENGINE"].startswith("django.db.backends.postgresql"):
+        # An unreachable server fails a request in seconds (a 503), not after the OS's
+        # TCP timeout; the URL's own ?connect_timeout= wins.
+        config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
     return config
 
 
@@ -76,11 +84,44 @@ def celery_config(env: Mapping[str, str]) -> dict[str, Any]:
         "CELERY_RESULT_BACKEND": env.get("CELERY_RESULT_BACKEND") or _default_backend(broker),
         "CELERY_TASK_ALWAYS_EAGER": False,
         "CELERY_TASK_EAGER_PROPAGATES": False,
+        **_redis_transport(env),
     }
 
 
 def _default_backend(broker: str) -> str | None:
     return broker if broker.startswith(("redis://", "rediss://")) else None
+
+
+# A late-acknowledged task whose worker died whole (power cut, SIGKILL, OOM) is handed out
+# again only once this many seconds have passed since it was taken: Redis cannot tell a
+# dead worker from a slow one. It must be longer than the longest task (a chunk of slips
+# renders in seconds, joining a 2,000-slip job takes about a minute), or a task still
+# running would be given to a second worker as well; kombu's default is an hour, which
+# leaves a killed print job stuck that long. 15 minutes is well clear of both.
+DEFAULT_VISIBILITY_TIMEOUT = 15 * 60
+# Sending a task while Redis is down fails after these retries (about a second), so a
+# request that enqueues work answers at once ("waiting for the queue") instead of hanging
+# for Celery's default of 20 one-second retries on the result backend.
+PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3}
+
+
+def _redis_transport(env: Mapping[str, str]) -> dict[str, Any]:
+    """Redelivery after a lost worker (CELERY_VISIBILITY_TIMEOUT) and short retries."""
+    visibility = env_int(env, "CELERY_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT)
+    if visibility < 1:
+        raise ImproperlyConfigured(f"CELERY_VISIBILITY_TIMEOUT={visibility} must be at least 1.")
+    return {
+        "CELERY_BROKER_TRANSPORT_OPTIONS": {
+            "visibility_timeout": visibility,
+            "socket_connect_timeout": 2,
+        },
+        "CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS": {
+            "visibility_timeout": visibility,
+            "retry_policy": dict(PUBLISH_RETRY_POLICY),
+        },
+        "CELERY_REDIS_SOCKET_CONNECT_TIMEOUT": 2,
+        "CELERY_TASK_PUBLISH_RETRY_POLICY": dict(PUBLISH_RETRY_POLICY, interval_max=1),
+    }
 
 
 def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
@@ -92,9 +133,12 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
         raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {url!r}.")
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Redis errors become cache misses (logged), so pages serve while Redis is down;
+            # short socket timeouts keep a page from hanging on an unreachable server.
+            "BACKEND": "arbiter.cache.ResilientRedisCache",
             "LOCATION": url,
             "TIMEOUT": 300,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 

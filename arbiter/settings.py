@@ -7,7 +7,11 @@ CACHE_URL; see README.md and deploy/.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
+
+from csp.constants import NONE, SELF
+from whitenoise.compress import Compressor
 
 from arbiter import env as e
 
@@ -32,6 +36,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here: no CDN
+    "axes",
     "django_htmx",
     "arbiter",
     "accounts",
@@ -43,7 +51,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First (outermost): a database outage anywhere below is a 503 page, never a 500.
+    "arbiter.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -52,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into the 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -92,6 +105,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Workers and the web share the queue name; separate deployments (or test runs) on one
 # Redis can each take their own.
 CELERY_TASK_DEFAULT_QUEUE = ENV.get("CELERY_QUEUE", "celery")
+# `celery -A arbiter beat` sends these. Print jobs asked for while Redis was down are kept
+# as "waiting for the queue"; this sends them once it is back, even if no page polls them.
+CELERY_BEAT_SCHEDULE = {
+    "printing-resend-waiting": {"task": "printing.resend_waiting", "schedule": 60.0},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -99,11 +117,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes watches every log-in (the site form and the admin's) before the normal backend.
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = ENV.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Naming a mail server is enough to send real mail; without one, mail is printed.
+EMAIL_BACKEND = ENV.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if ENV.get("EMAIL_HOST")
+    else "django.core.mail.backends.console.EmailBackend",
+)
 DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "arbiter@localhost")
 if ENV.get("EMAIL_HOST"):
     EMAIL_HOST = ENV["EMAIL_HOST"]
@@ -134,13 +163,92 @@ STORAGES = {
     },
 }
 
+# Source maps are fetched only by browser devtools: compressing them doubled collectstatic.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        # Tools (scorekeeping scripts, the load test) send "Authorization: Token <key>";
+        # keys come from /accounts/token/ or `manage.py api_token`.
+        "accounts.authentication.ToolTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # Every parser refuses a body over API_MAX_BODY_BYTES with a 413 before reading it.
+    "DEFAULT_PARSER_CLASSES": [
+        "arbiter.parsers.LimitedJSONParser",
+        "arbiter.parsers.LimitedFormParser",
+        "arbiter.parsers.LimitedMultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "arbiter.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# Request bodies of the API: 1 MiB, and 32 MiB for a whole event's import document.
+API_MAX_BODY_BYTES = e.env_int(ENV, "API_MAX_BODY_BYTES", 1024 * 1024)
+API_IMPORT_MAX_BODY_BYTES = e.env_int(ENV, "API_IMPORT_MAX_BODY_BYTES", 32 * 1024 * 1024)
+
+# The OpenAPI schema (/api/schema/) and its docs page (/api/docs/), Swagger UI served
+# from drf-spectacular-sidecar's files (nothing from a CDN; the page works offline).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Arbiter API",
+    "DESCRIPTION": (
+        "Events, rounds, results, standings, decklists, penalties, judge calls and the "
+        "rules engine. Log in (session and CSRF) or send `Authorization: Token <key>` "
+        "with a key from /accounts/token/ (a request with one needs no CSRF token).\n\n"
+        'Every error body is `{"errors": [{"field": ..., "message": ...}]}`, `field` null '
+        "when the error is about the request as a whole: 400 a body that does not fit; "
+        "403 not logged in, an invalid or revoked token, a missing CSRF token or a missing "
+        "role (401 is never sent); 404 an unknown object or path; 405 a method the path "
+        "does not take; 413 a body over the limit the message names; 415 a body that is "
+        "not JSON."
+    ),
+    "VERSION": "1",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # The API takes JSON; form bodies still work but are not what tools should send.
+    "PARSER_WHITELIST": ["arbiter.parsers.LimitedJSONParser"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "OAS_VERSION": "3.1.0",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arbiter.openapi.add_components",
+        "arbiter.openapi.expand_rules_paths",
+    ],
+}
+
+# Log-in throttling (django-axes): AXES_FAILURE_LIMIT failed log-ins for one username from
+# one address lock that pair out for AXES_COOLOFF_MINUTES; a successful log-in resets the
+# count. TRUSTED_PROXY_COUNT is how many proxies of ours sit in front (X-Forwarded-For is
+# read only when it is above 0; the address is the one the outermost of them saw).
+AXES_FAILURE_LIMIT = e.env_int(ENV, "AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=e.env_int(ENV, "AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_VERBOSE = False
+TRUSTED_PROXY_COUNT = e.env_int(ENV, "TRUSTED_PROXY_COUNT", 0)
+
+# Content Security Policy, on in every mode: only this site's own scripts, styles and
+# images (no inline ones: page scripts live in static/js/). Every page, the Swagger UI at
+# /api/docs/ included, works within it; a page that ever needs more should widen it for
+# that view alone with django-csp's csp_update decorator. tests/e2e/test_csp.py checks.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
 }
 
 # Production hardening: on whenever DEBUG is off, each switch overridable.
@@ -153,12 +261,20 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = e.env_bool(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = e.env_bool(ENV, "SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # django-axes logs every log-in at INFO; lock-outs are warnings.
+        "axes": {"level": "WARNING"},
+    },
 }

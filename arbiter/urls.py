@@ -1,15 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
 
 from arbiter import views
+from arbiter.api import ApiDocsView
 
 handler403 = "arbiter.views.forbidden"
+handler404 = "arbiter.api.not_found"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("api/docs/", ApiDocsView.as_view(), name="api_docs"),
     path("", include("tournaments.urls")),
     path("", include("rulebook.urls")),
     path("", include("judging.urls")),

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 from decks import services
 from decks.models import Card, Decklist, name_key
-from tournaments.api import error_response, event_for, run_service
+from tournaments.api import as_id, error_response, event_for, run_service
 from tournaments.models import Event, Registration
 
 
@@ -57,11 +59,23 @@ class CardSearch(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="cards_search",
+        summary="Cards whose name contains the query (up to 50)",
+        tags=["decks"],
+        parameters=[
+            OpenApiParameter(
+                "game", str, OpenApiParameter.QUERY, required=True, enum=["iacta", "dataclysm"]
+            ),
+            OpenApiParameter("q", str, OpenApiParameter.QUERY, description="Part of the name."),
+        ],
+        responses=responses({200: (array(ref("Card")), "The cards, by name.")}, 400, 403),
+    )
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game", "")
         if game not in ("iacta", "dataclysm"):
             return error_response("game must be iacta or dataclysm.", "game")
-        query = " ".join(request.query_params.get("q", "").split())[:60]
+        query = " ".join(request.query_params.get("q", "").replace("\x00", "").split())[:60]
         cards = Card.objects.filter(game=game, key__contains=name_key(query)).order_by("name")[:50]
         return Response([card_json(c) for c in cards])
 
@@ -71,8 +85,24 @@ class Legality(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="decklist_legality",
+        summary="Check a decklist's text against an event's rules (nothing saved)",
+        tags=["decks"],
+        request=body(
+            ["event", "text"],
+            event={**INT, "description": "A published event's id."},
+            text={**STR, "maxLength": 20000},
+            example={"event": 1, "text": "4 Ember Tithe"},
+        ),
+        responses=responses(
+            {200: (ref("DeckReport"), "The report: entries, unread lines, unknown names.")},
+            *BODY_ERRORS,
+            403,
+        ),
+    )
     def post(self, request: Request) -> Response:
-        event = Event.objects.filter(pk=request.data.get("event") or 0).first()
+        event = Event.objects.filter(pk=as_id(request.data.get("event")) or 0).first()
         if event is None or event.status == Event.Status.DRAFT:
             return error_response("event must be the id of a published event.", "event")
         text = request.data.get("text")
@@ -107,6 +137,25 @@ class DecklistView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="decklist_detail",
+        summary="A player's decklist (theirs, the staff's, or anyone's once published)",
+        tags=["decks"],
+        parameters=[
+            OpenApiParameter(
+                "who",
+                str,
+                OpenApiParameter.PATH,
+                description="`mine`, or a registration id.",
+            )
+        ],
+        responses=responses(
+            {200: (ref("Decklist"), "The decklist.")},
+            403,
+            404,
+            e404="No such event or player, or no decklist registered.",
+        ),
+    )
     def get(self, request: Request, event_id: int, who: str) -> Response:
         event = event_for(request, event_id)
         registration = _registration(request, event, who)
@@ -117,6 +166,31 @@ class DecklistView(APIView):
             return error_response("No decklist is registered.", code=404)
         return Response(decklist_json(decklist))
 
+    @extend_schema(
+        operation_id="decklist_save",
+        summary="Save (and optionally submit) the player's own decklist",
+        tags=["decks"],
+        parameters=[
+            OpenApiParameter(
+                "who",
+                str,
+                OpenApiParameter.PATH,
+                description="`mine`, or a registration id.",
+            )
+        ],
+        request=body(["text"], text={**STR, "maxLength": 20000}, submit=BOOL),
+        responses=responses(
+            {
+                200: (
+                    {"allOf": [ref("Decklist"), {"properties": {"report": ref("DeckReport")}}]},
+                    "Saved, with the legality report.",
+                )
+            },
+            *BODY_ERRORS,
+            403,
+            404,
+        ),
+    )
     def put(self, request: Request, event_id: int, who: str) -> Response:
         event = event_for(request, event_id)
         registration = _registration(request, event, who)

@@ -148,9 +148,11 @@ def save_decklist(registration: Registration, text: str, *, submit: bool, actor)
         raise ServiceError(reason)
     report = check_text(event, text)
     if submit and not report.legal:
-        raise ServiceError(
+        refusal = ServiceError(
             "This list is not legal yet: fix what is listed below, or save it as a draft."
         )
+        refusal.errors = [{"field": "text", "message": str(refusal)}, *why_not_legal(report)]
+        raise refusal
     decklist = decklist or Decklist(registration=registration)
     decklist.main, decklist.sideboard = report.main, report.sideboard
     decklist.raw_text = text[:20000]
@@ -159,8 +161,26 @@ def save_decklist(registration: Registration, text: str, *, submit: bool, actor)
         decklist.status = Decklist.Status.SUBMITTED
         decklist.submitted_at = timezone.now()
         decklist.unlocked = False
+    else:  # an edited list is a draft again until it is submitted (and checked) anew
+        decklist.status = Decklist.Status.DRAFT
+        decklist.submitted_at = None
     decklist.save()
     return decklist, report
+
+
+def why_not_legal(report: DeckReport) -> list[dict]:
+    """Each reason a list cannot be submitted, as API errors (line numbers and rules named)."""
+    errors = [
+        {"field": "text", "message": f"Line {p['line']}: {p['message']}"} for p in report.problems
+    ]
+    errors += [
+        {"field": "text", "message": f"Line {u['line']}: no card is called {u['name']!r}."}
+        for u in report.unknown
+    ]
+    errors += [
+        {"field": "text", "message": f"{v['rule']}: {v['message']}"} for v in report.violations
+    ]
+    return errors
 
 
 @transaction.atomic
@@ -189,12 +209,19 @@ def made_top_cut(registration: Registration) -> bool:
 
 
 def may_view_decklist(user, registration: Registration) -> bool:
-    """The player, the event's organisers and judges; everyone once it is published."""
+    """The player, the event's organisers and judges; everyone once it is published.
+
+    Publishing shows submitted lists only: a draft was never registered for play.
+    """
     event = registration.event
     if user.is_authenticated and (
         registration.user_id == user.pk or has_role(user, event, ORGANISER, JUDGE)
     ):
         return True
+    if not Decklist.objects.filter(
+        registration=registration, status=Decklist.Status.SUBMITTED
+    ).exists():
+        return False
     if event.decklists_public == "all":
         return True
     return event.decklists_public == "top_cut" and made_top_cut(registration)
@@ -230,6 +257,9 @@ def record_deck_check(
         raise ServiceError(f"Not in the card pool: {names}. Check the spelling.")
     main = text_lists.to_payload(presented.main)
     side = text_lists.to_payload(presented.sideboard)
+    if not main and not side:
+        # An empty form is a slip of the judge's hand, not a deck with every card missing.
+        raise ServiceError("Type the cards the player presented: the list is empty.")
     differences = text_lists.difference(
         {"main": decklist.main, "sideboard": decklist.sideboard},
         {"main": main, "sideboard": side},

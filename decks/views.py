@@ -96,9 +96,17 @@ def card_search(request: HttpRequest) -> HttpResponse:
     return render(request, "decks/_card_options.html", {"cards": cards, "query": query})
 
 
+def _visible_event(request: HttpRequest, event_id: int) -> Event:
+    """A draft event exists only for its organisers, here as on the event page."""
+    event = get_object_or_404(Event, pk=event_id)
+    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
+        raise Http404("No such event.")
+    return event
+
+
 def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
     """Staff see every registration's list status; the public see published lists."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = _visible_event(request, event_id)
     staff = request.user.is_authenticated and has_role(request.user, event, *STAFF)
     if not staff and event.decklists_public == "none":
         if not request.user.is_authenticated:
@@ -118,7 +126,7 @@ def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def decklist_detail(request: HttpRequest, event_id: int, registration_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    event = _visible_event(request, event_id)
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     if not services.may_view_decklist(request.user, registration):
         if not request.user.is_authenticated:

@@ -15,12 +15,14 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import (
@@ -199,6 +201,25 @@ class PenaltyPreview(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="penalty_preview",
+        summary="What a penalty would cause, before issuing it",
+        tags=["judging"],
+        request=body(
+            ["player", "infraction"],
+            match={**NULL_INT, "description": "The match (table); leave out outside a match."},
+            player={**INT, "description": "The player's registration id."},
+            infraction={"type": "string", "enum": list(INFRACTIONS)},
+            game={**INT, "minimum": 1},
+            notes=STR,
+        ),
+        responses=responses(
+            {200: (ref("PenaltyPreview"), "The consequences and the rules applied.")},
+            *BODY_ERRORS,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         given = _penalty_input(Body(request), event)
@@ -213,10 +234,32 @@ class PenaltyList(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="penalties_list",
+        summary="Every penalty of the event (voided ones too)",
+        tags=["judging"],
+        responses=responses({200: (array(ref("Penalty")), "In the order issued.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         return Response([penalty_json(p) for p in _penalties().filter(event=event)])
 
+    @extend_schema(
+        operation_id="penalty_issue",
+        summary="Issue a penalty",
+        tags=["judging"],
+        request=body(
+            ["player", "infraction"],
+            match={**NULL_INT, "description": "The match (table); leave out outside a match."},
+            player={**INT, "description": "The player's registration id."},
+            infraction={"type": "string", "enum": list(INFRACTIONS)},
+            game={**INT, "minimum": 1},
+            notes=STR,
+        ),
+        responses=responses(
+            {201: (ref("Penalty"), "Issued, with what it caused.")}, *BODY_ERRORS, 403, 404
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         body = Body(request)
@@ -241,6 +284,23 @@ class PenaltyVoid(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="penalty_void",
+        summary="Void a penalty",
+        tags=["judging"],
+        request=body(["reason"], reason=STR),
+        responses=responses(
+            {
+                200: (
+                    obj(["penalty", "manual"], penalty=ref("Penalty"), manual=array(STR)),
+                    "Voided; `manual` lists what must be put right by hand.",
+                )
+            },
+            *BODY_ERRORS,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, penalty_id: int) -> Response:
         penalty = get_object_or_404(Penalty, pk=penalty_id)
         event_for(request, penalty.event_id, *STAFF)
@@ -296,10 +356,23 @@ class CallList(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="calls_list",
+        summary="The event's judge calls, newest first",
+        tags=["judging"],
+        responses=responses({200: (array(ref("JudgeCall")), "The calls.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         return Response([call_json(c) for c in _calls().filter(event=event)])
 
+    @extend_schema(
+        operation_id="call_open",
+        summary="Log a judge call",
+        tags=["judging"],
+        request=body(["question"], table=NULL_INT, match=NULL_INT, question=STR),
+        responses=responses({201: (ref("JudgeCall"), "The call, open.")}, *BODY_ERRORS, 403, 404),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         body = Body(request)
@@ -322,6 +395,24 @@ class CallResolve(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="call_resolve",
+        summary="Resolve a judge call (with an optional engine ruling)",
+        tags=["judging"],
+        request=body(
+            ["resolution", "minutes"],
+            resolution=STR,
+            minutes={**INT, "minimum": 0},
+            grant_extension=BOOL,
+            ruling={
+                "type": ["object", "null"],
+                "properties": {"game": STR, "question": STR, "payload": {}},
+            },
+        ),
+        responses=responses(
+            {200: (ref("JudgeCall"), "The call, resolved.")}, *BODY_ERRORS, 403, 404
+        ),
+    )
     def post(self, request: Request, call_id: int) -> Response:
         call = get_object_or_404(JudgeCall, pk=call_id)
         event_for(request, call.event_id, *STAFF)

@@ -191,6 +191,8 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
 
 
 def _lock(match: Match | None, player: Registration) -> None:
+    """Event, then match, then player: the order results.py locks in, so no deadlock."""
+    Event.objects.select_for_update().filter(pk=player.event_id).first()
     if match is not None:
         Match.objects.select_for_update().filter(pk=match.pk).first()
     Registration.objects.select_for_update().filter(pk=player.pk).first()

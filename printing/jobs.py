@@ -3,20 +3,37 @@
 A job is split into chunks (``documents.CHUNK`` units each) that Celery workers
 render side by side; a final task joins the parts into one PDF. More workers make
 a big job faster. On the embedded default the same tasks run in-process.
+
+Faults, and what happens:
+
+* The broker (Redis) is down when a job is asked for: the job is kept, marked as waiting
+  for the queue (:data:`WAITING_NOTE`), and sent again by :func:`resend_waiting` (a beat
+  task, every minute) or when its row on the print page is polled once Redis is back.
+* A worker dies while rendering: its chunk is handed out again (at once if only the pool
+  child died, after the broker's visibility timeout if the whole worker did). A chunk
+  rewrites its one part file atomically, and the join writes the job's one PDF under a
+  fixed name and removes every part, so a retried job leaves exactly one file.
+* The database is unreachable: the tasks retry with backoff instead of failing the job.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from celery import chord, shared_task
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import InterfaceError, transaction
+from django.db import OperationalError as DatabaseOperationalError
 from django.db.models import F
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
-from kombu.exceptions import OperationalError
+from kombu.exceptions import OperationalError as BrokerOperationalError
+from redis.exceptions import RedisError
 
 from printing import documents
 from printing.models import PrintJob
@@ -26,6 +43,25 @@ from tournaments.services import ServiceError
 
 log = logging.getLogger(__name__)
 PARTS_DIR = "prints/parts"
+WAITING_NOTE = (
+    "Waiting for the job queue: the broker (Redis) cannot be reached. The job is kept and "
+    "starts by itself as soon as the queue is back."
+)
+# Sending fails in these ways when Redis is down: kombu for the broker, redis-py for the
+# chord's result backend, the socket itself (see _broker_failed for one more).
+BROKER_ERRORS = (BrokerOperationalError, RedisError, OSError)
+# A database restart: the task is tried again later rather than failing the job.
+DATABASE_ERRORS = (DatabaseOperationalError, InterfaceError)
+RETRY = {
+    "autoretry_for": DATABASE_ERRORS,
+    "retry_backoff": 2,
+    "retry_backoff_max": 30,
+    "retry_jitter": False,
+    "max_retries": 40,  # about 20 minutes of outage
+}
+# A page polling a waiting job tries the broker again at most this often per process.
+RESEND_EVERY_SECONDS = 5.0
+_last_resend: dict[int, float] = {}
 
 
 def request_print(event: Event, kind: str, round_number: int | None, user) -> tuple[PrintJob, bool]:
@@ -53,14 +89,19 @@ def request_print(event: Event, kind: str, round_number: int | None, user) -> tu
             .first()
         )
         if existing is not None and (existing.is_active or _file_exists(existing)):
-            return existing, True
-        job = PrintJob.objects.create(
-            event=event,
-            kind=kind,
-            round_number=round_number,
-            requested_by=user,
-            fingerprint=fingerprint,
-        )
+            reuse = existing
+        else:
+            reuse = None
+            job = PrintJob.objects.create(
+                event=event,
+                kind=kind,
+                round_number=round_number,
+                requested_by=user,
+                fingerprint=fingerprint,
+            )
+    if reuse is not None:
+        resend_if_waiting(reuse, force=True)  # asking again is a good moment to retry
+        return reuse, True
     enqueue(job)  # after the commit above, so a worker always finds the job
     return job, False
 
@@ -69,8 +110,11 @@ def _file_exists(job: PrintJob) -> bool:
     return bool(job.file) and job.file.storage.exists(job.file.name)
 
 
-def enqueue(job: PrintJob) -> None:
-    """Send the job's chunks to the workers; if the broker is down, say the job waits."""
+def enqueue(job: PrintJob) -> bool:
+    """Send the job's chunks to the workers; if the broker is down, say the job waits.
+
+    Returns whether the job was sent.
+    """
     units = documents.plan(job.kind, job.event, job.round_number)
     size = documents.CHUNK.get(job.kind, 50)
     chunks = [units[i : i + size] for i in range(0, len(units), size)] or [[]]
@@ -81,64 +125,186 @@ def enqueue(job: PrintJob) -> None:
     )
     try:
         work.apply_async()
-    except OperationalError as exc:
+    except Exception as exc:
+        if not _broker_failed(exc):
+            raise
         log.warning("print job %s waits for the broker: %s", job.pk, exc)
-        PrintJob.objects.filter(pk=job.pk).update(
-            note="Waiting for the job queue: the broker (Redis) cannot be reached. The job "
-            "starts as soon as it is back; ask again if it does not."
-        )
+        PrintJob.objects.filter(pk=job.pk).update(note=WAITING_NOTE)
+        return False
+    return True
+
+
+def _broker_failed(exc: Exception) -> bool:
+    """Whether sending failed because Redis is unreachable (not because a task failed).
+
+    Eager tasks run inside ``apply_async``: their errors are the job's own. Celery wraps a
+    result store it cannot reach in a RuntimeError ("Retry limit exceeded while trying to
+    reconnect to the Celery result store backend"), raised from the connection error.
+    """
+    from arbiter.celery import app
+
+    if app.conf.task_always_eager:
+        return False
+    if isinstance(exc, RuntimeError):
+        return isinstance(exc.__cause__, BROKER_ERRORS)
+    return isinstance(exc, BROKER_ERRORS)
+
+
+def is_waiting(job: PrintJob) -> bool:
+    """Kept while the broker was down, and not sent since."""
+    return job.status == PrintJob.Status.QUEUED and job.note == WAITING_NOTE
+
+
+def resend_if_waiting(job: PrintJob, force: bool = False) -> bool:
+    """Send a job that is waiting for the queue; True if it went out now.
+
+    The job is claimed first (its note cleared by a conditional UPDATE), so two pages
+    polling at once, or a page and the beat task, never send it twice. Unless ``force``,
+    one process tries a given job at most every ``RESEND_EVERY_SECONDS``: a page polls
+    every second, and each try against a dead broker takes about a second.
+    """
+    if not is_waiting(job):
+        return False
+    now = time.monotonic()
+    if not force and now - _last_resend.get(job.pk, -RESEND_EVERY_SECONDS) < RESEND_EVERY_SECONDS:
+        return False
+    _last_resend[job.pk] = now
+    claimed = PrintJob.objects.filter(
+        pk=job.pk, status=PrintJob.Status.QUEUED, note=WAITING_NOTE
+    ).update(note="")
+    if not claimed:
+        return False
+    sent = enqueue(job)
+    job.refresh_from_db()
+    if sent:
+        _last_resend.pop(job.pk, None)
+    return sent
+
+
+def resend_jobs(candidates: Iterable[PrintJob], force: bool = False) -> int:
+    """Send those of ``candidates`` that wait for the queue; how many went out.
+
+    Stops at the first that cannot be sent: the broker is still down, and each further
+    try would cost the caller (a page, say) another second for nothing.
+    """
+    sent = 0
+    for job in candidates:
+        if not is_waiting(job):
+            continue
+        if not resend_if_waiting(job, force=force):
+            break
+        sent += 1
+    return sent
+
+
+def resend_waiting() -> int:
+    """Send every job that waits for the queue (run by beat); how many went out."""
+    waiting = PrintJob.objects.filter(status=PrintJob.Status.QUEUED, note=WAITING_NOTE)
+    return resend_jobs(waiting.select_related("event").order_by("pk"), force=True)
+
+
+@shared_task(name="printing.resend_waiting")
+def resend_waiting_jobs() -> int:
+    """Beat's periodic retry of jobs asked for while the broker was down."""
+    return resend_waiting()
+
+
+def _parts_folder() -> Path:
+    folder = Path(settings.MEDIA_ROOT) / PARTS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _part_path(job_id: int, index: int) -> Path:
-    folder = Path(settings.MEDIA_ROOT) / PARTS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"job-{job_id}-{index:05d}.pdf"
+    return _parts_folder() / f"job-{job_id}-{index:05d}.pdf"
 
 
-@shared_task(name="printing.render_chunk", acks_late=True, reject_on_worker_lost=True)
+def _job_parts(job_id: int) -> list[Path]:
+    """Every file a job's chunks left: finished parts and half-written temporaries."""
+    return sorted(_parts_folder().glob(f"job-{job_id}-*"))
+
+
+def _write_part(path: Path, pdf: bytes) -> None:
+    """Write then rename: a worker killed mid-write leaves a temporary, never half a part."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(pdf)
+    os.replace(temporary, path)
+
+
+@shared_task(name="printing.render_chunk", acks_late=True, reject_on_worker_lost=True, **RETRY)
 def render_chunk(job_id: int, index: int, units: list[int]) -> str:
     """Render one chunk to a part file; parts are joined by ``join_chunks``."""
     job = PrintJob.objects.select_related("event").get(pk=job_id)
-    if job.status == PrintJob.Status.FAILED:
-        return ""
+    if job.status in (PrintJob.Status.FAILED, PrintJob.Status.DONE):
+        return ""  # a late duplicate of a finished job, or one that already failed
     PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
         status=PrintJob.Status.RUNNING, started_at=timezone.now(), note=""
     )
     try:
         pdf = documents.render_units(job.kind, job.event_id, job.round_number, units)
+    except DATABASE_ERRORS:
+        raise  # retried (RETRY): the database is restarting, the layout is fine
     except Exception as exc:
         _fail(job_id, f"Rendering part {index + 1} failed: {type(exc).__name__}: {exc}")
         raise
     path = _part_path(job_id, index)
-    path.write_bytes(pdf)  # rewritten whole if a retried chunk runs again: no duplicates
-    PrintJob.objects.filter(pk=job_id).update(done_chunks=F("done_chunks") + 1)
+    _write_part(path, pdf)  # a chunk run twice rewrites the same part: no duplicates
+    # Progress counts the parts on disk, so a chunk run twice does not count twice.
+    done = sum(1 for part in _job_parts(job_id) if part.suffix == ".pdf")
+    PrintJob.objects.filter(pk=job_id).update(
+        done_chunks=Least(Greatest(F("done_chunks"), done), F("total_chunks"))
+    )
     return str(path)
 
 
-@shared_task(name="printing.join_chunks", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="printing.join_chunks", acks_late=True, reject_on_worker_lost=True, **RETRY)
 def join_chunks(part_paths: list[str], job_id: int) -> int:
-    """Join the rendered parts into the job's one PDF, in order."""
+    """Join the rendered parts into the job's one PDF, in order, and remove the parts."""
+    job = PrintJob.objects.get(pk=job_id)
+    if job.status == PrintJob.Status.DONE and _file_exists(job):
+        _remove_parts(job_id)  # a duplicate join (redelivered): the file is already made
+        return job_id
     try:
         parts = [Path(p).read_bytes() for p in sorted(part_paths) if p]
         pdf = join_pdfs(parts)
-        job = PrintJob.objects.get(pk=job_id)
-        name = f"{job.kind}-event{job.event_id}" + (
-            f"-round{job.round_number}" if job.round_number else ""
-        )
-        if job.file:
-            job.file.delete(save=False)
-        job.file.save(f"{name}-{job.fingerprint[:8]}.pdf", ContentFile(pdf), save=False)
+        _save_file(job, pdf)
         job.status = PrintJob.Status.DONE
         job.finished_at = timezone.now()
         job.done_chunks = job.total_chunks
         job.pages = _page_count(pdf)
-        job.save(update_fields=["file", "status", "finished_at", "done_chunks", "pages"])
+        job.note = ""
+        job.save(update_fields=["file", "status", "finished_at", "done_chunks", "pages", "note"])
+    except DATABASE_ERRORS:
+        raise  # retried (RETRY)
     except Exception as exc:
         _fail(job_id, f"Joining the parts failed: {type(exc).__name__}: {exc}")
         raise
-    for path in part_paths:
-        Path(path).unlink(missing_ok=True) if path else None
+    _remove_parts(job_id)
     return job_id
+
+
+def _save_file(job: PrintJob, pdf: bytes) -> None:
+    """Store the PDF under a name fixed per job, replacing what a crashed join left there.
+
+    Django's storage would otherwise save a second copy under a made-up name.
+    """
+    name = f"{job.kind}-event{job.event_id}" + (
+        f"-round{job.round_number}" if job.round_number else ""
+    )
+    filename = f"{name}-{job.fingerprint[:8]}-job{job.pk}.pdf"
+    storage = job.file.storage
+    target = job.file.field.generate_filename(job, filename)
+    if job.file and job.file.name != target:
+        job.file.delete(save=False)
+    if storage.exists(target):
+        storage.delete(target)
+    job.file.save(filename, ContentFile(pdf), save=False)
+
+
+def _remove_parts(job_id: int) -> None:
+    """Every part and temporary of the job: stale ones from a killed worker included."""
+    for path in _job_parts(job_id):
+        path.unlink(missing_ok=True)
 
 
 def _page_count(pdf: bytes) -> int:

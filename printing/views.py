@@ -22,13 +22,15 @@ STAFF = (ORGANISER, JUDGE)
 @event_role_required(*STAFF)
 def print_page(request: HttpRequest, event: Event) -> HttpResponse:
     current = rounds.latest_round(event)
+    recent = list(event.print_jobs.select_related("requested_by")[:15])
+    jobs.resend_jobs(recent)  # reloading the page after a Redis outage sends waiting jobs
     context = {
         "event": event,
         "kinds": documents.KINDS,
         "round_kinds": [k for k in documents.KINDS if documents.needs_round(k)],
         "rounds": list(event.rounds.values_list("number", flat=True)),
         "current": current.number if current else None,
-        "jobs": event.print_jobs.select_related("requested_by")[:15],
+        "jobs": recent,
     }
     return render(request, "printing/print_page.html", context)
 
@@ -43,7 +45,9 @@ def request_print(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("printing:page", event.pk)
-    if reused:
+    if jobs.is_waiting(job):
+        messages.warning(request, jobs.WAITING_NOTE)
+    elif reused:
         messages.info(request, "Nothing changed since the last print: the same file is reused.")
     else:
         messages.success(request, f"Printing {documents.KINDS[kind].lower()}…")
@@ -52,8 +56,13 @@ def request_print(request: HttpRequest, event: Event) -> HttpResponse:
 
 @event_role_required(*STAFF)
 def job_row(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
-    """One job's status, polled by the page until it is done (htmx)."""
+    """One job's status, polled by the page until it is done (htmx).
+
+    A job kept while the broker was down is sent from here once the broker is back, so
+    the page that shows it is enough to get it going.
+    """
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
+    jobs.resend_if_waiting(job)
     return render(
         request, "printing/_job_row.html", {"event": event, "job": job, "kinds": documents.KINDS}
     )

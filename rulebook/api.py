@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +18,7 @@ from rest_framework.views import APIView
 
 from arbiter import jsonbody
 from arbiter.jsonbody import BodyError
+from arbiter.openapi import json_body, ref, responses
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate, catalogue
 from rules_engine.registry import get_question
 
@@ -38,10 +40,26 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     except BodyError as exc:
         return 400, {"errors": [{"field": "(body)", "message": str(exc)}]}
     try:
+        payload = whole_numbers_as_ints(payload)
+    except RecursionError:
+        return 400, {"errors": [{"field": "(body)", "message": "The body is nested too deeply."}]}
+    try:
         get_question(game, question).validate(payload)  # a bad payload never reaches the DB
         return 200, adjudicate(game, question, with_card_database(game, question, payload))
     except PayloadError as exc:
         return 400, {"errors": exc.errors}
+
+
+def whole_numbers_as_ints(value: Any) -> Any:
+    """``2.0`` read as ``2``: JSON has one number type and JSON Schema's "integer" accepts
+    ``2.0``, but the engine's arithmetic and messages expect Python ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers_as_ints(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers_as_ints(item) for item in value]
+    return value
 
 
 CARD_QUESTIONS = {("iacta", "deck-legality"), ("iacta", "sideboard-swap")}
@@ -60,7 +78,8 @@ def with_card_database(game: str, question: str, payload: Any) -> Any:
         for entry in _entries(payload)
         if isinstance(entry, dict) and isinstance(entry.get("name"), str)
     }
-    keys = {name_key(n): n for n in names}
+    # A NUL is in no card's name, and PostgreSQL refuses it in a query.
+    keys = {name_key(n): n for n in names if "\x00" not in n}
     cards = {}
     for card in Card.objects.filter(game=game, key__in=list(keys)):
         data = {"syndicate": card.syndicate or None, "tier": card.tier}
@@ -93,6 +112,12 @@ class RulesCatalogue(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
+    @extend_schema(
+        operation_id="rules_catalogue",
+        summary="Every game, its questions and each payload's JSON Schema",
+        tags=["rules"],
+        responses=responses({200: (ref("RulesCatalogue"), "The catalogue.")}),
+    )
     def get(self, request: Request) -> Response:
         return Response(catalogue())
 
@@ -104,6 +129,19 @@ class Adjudicate(APIView):
     permission_classes = [AllowAny]
     parser_classes: list = []
 
+    @extend_schema(
+        operation_id="rules_adjudicate",
+        summary="Rule on a game state (docs/adjudication-api.md)",
+        tags=["rules"],
+        request=json_body({"type": "object"}),
+        responses=responses(
+            {200: (ref("Ruling"), "The ruling, citing the rules it applied.")},
+            400,
+            404,
+            e400="The payload does not fit the question's schema (or is not JSON).",
+            e404="No such game or question.",
+        ),
+    )
     def post(self, request: Request, game: str, question: str) -> Response:
         status, body = rule_on(request, game, question)
         return Response(body, status=status)

@@ -11,12 +11,14 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 from tournaments import results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
@@ -37,6 +39,19 @@ def run_service(
         errors = getattr(exc, "errors", None) or [{"field": None, "message": str(exc)}]
         return Response({"errors": errors}, status=400)
     return Response(render(outcome), status=code)
+
+
+def as_id(value: Any) -> int | None:
+    """An id from a body field: an int or a string of digits (form bodies); else None.
+
+    Anything else (text, a list, a float) would make the ORM raise instead of finding
+    nothing, so callers answer "no such ..." with a 400 rather than a 500.
+    """
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
 
 
 def event_for(request: Request, event_id: int, *roles: str) -> Event:
@@ -109,6 +124,12 @@ def round_json(round_: Round) -> dict:
 class EventList(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="events_list",
+        summary="Published events",
+        tags=["events"],
+        responses=responses({200: (array(ref("Event")), "Every event that is not a draft.")}, 403),
+    )
     def get(self, request: Request) -> Response:
         events = Event.objects.exclude(status=Event.Status.DRAFT).annotate(
             seated=Count("registrations", filter=Q(registrations__status="registered"))
@@ -119,6 +140,12 @@ class EventList(APIView):
 class EventDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="event_detail",
+        summary="One event",
+        tags=["events"],
+        responses=responses({200: (ref("Event"), "The event.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
         seated = event.registrations.filter(status=Registration.Status.REGISTERED).count()
@@ -130,10 +157,29 @@ class RoundList(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="rounds_list",
+        summary="Every round of the event, with its matches",
+        tags=["events"],
+        responses=responses({200: (array(ref("Round")), "The rounds in order.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
         return Response([round_json(r) for r in event.rounds.all()])
 
+    @extend_schema(
+        operation_id="rounds_pair_next",
+        summary="Pair the next Swiss round (organisers)",
+        tags=["events"],
+        request=None,
+        responses=responses(
+            {201: (ref("Round"), "The new round, paired.")},
+            400,
+            403,
+            404,
+            e400="The round cannot be paired now (the message says why).",
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
         return run_service(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
@@ -142,6 +188,12 @@ class RoundList(APIView):
 class RoundDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="round_detail",
+        summary="One round with its matches",
+        tags=["events"],
+        responses=responses({200: (ref("Round"), "The round.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int, number: int) -> Response:
         event = event_for(request, event_id)
         return Response(round_json(get_object_or_404(Round, event=event, number=number)))
@@ -152,6 +204,26 @@ class RoundAction(APIView):
 
     ACTIONS = ("start", "close", "repair", "swap")
 
+    @extend_schema(
+        operation_id="round_action",
+        summary="Start, close, re-pair or swap players in a round (organisers)",
+        description="`repair` takes a `reason`; `swap` takes `first` and `second` "
+        "(registration ids) and a `reason`.",
+        tags=["events"],
+        parameters=[
+            OpenApiParameter(
+                "action", str, OpenApiParameter.PATH, enum=list(ACTIONS), description="What to do."
+            )
+        ],
+        request=body([], reason=STR, first=INT, second=INT, example={"reason": "Late arrival"}),
+        responses=responses(
+            {200: (ref("Round"), "The round after the change.")},
+            *BODY_ERRORS,
+            403,
+            404,
+            e404="No such event or round, or an unknown action.",
+        ),
+    )
     def post(self, request: Request, event_id: int, number: int, action: str) -> Response:
         event = event_for(request, event_id, ORGANISER)
         round_ = get_object_or_404(Round, event=event, number=number)
@@ -182,6 +254,24 @@ class RoundAction(APIView):
 class TopCut(APIView):
     """POST: start the top cut, or pair its next round (organisers)."""
 
+    @extend_schema(
+        operation_id="top_cut_next",
+        summary="Start the top cut, or pair its next round (organisers)",
+        tags=["events"],
+        request=None,
+        responses=responses(
+            {
+                200: (
+                    {"oneOf": [ref("Round"), ref("TopCutFinished")]},
+                    "The next top-cut round, or `finished` once the final is over.",
+                ),
+                201: (ref("Round"), "The top cut's first round."),
+            },
+            400,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
         last = rounds.latest_round(event)
@@ -202,6 +292,31 @@ class MatchAction(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="match_action",
+        summary="Report, confirm or dispute a result (players); enter a result (staff)",
+        description="`report` and `result` take a `score` (`2-1` or `1-1-1`: on `report` the "
+        "reporting player's wins first, on `result` the first player's). `dispute` and `result` "
+        "take a `reason`.",
+        tags=["matches"],
+        parameters=[
+            OpenApiParameter(
+                "action",
+                str,
+                OpenApiParameter.PATH,
+                enum=["report", "confirm", "dispute", "result"],
+                description="What to do.",
+            )
+        ],
+        request=body([], score=STR, reason=STR, example={"score": "2-1"}),
+        responses=responses(
+            {200: (ref("Match"), "The match after the change.")},
+            *BODY_ERRORS,
+            403,
+            404,
+            e404="No such match, or an unknown action.",
+        ),
+    )
     def post(self, request: Request, match_id: int, action: str) -> Response:
         match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
         event = match.round.event
@@ -240,6 +355,23 @@ class Registrations(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="registration_create",
+        summary="Register the logged-in player",
+        tags=["events"],
+        request=None,
+        responses=responses(
+            {
+                201: (
+                    obj(["registration", "status"], registration=INT, status=STR),
+                    "Registered (or on the waiting list when the event is full).",
+                )
+            },
+            400,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
         return run_service(
@@ -248,6 +380,13 @@ class Registrations(APIView):
             status.HTTP_201_CREATED,
         )
 
+    @extend_schema(
+        operation_id="registration_withdraw",
+        summary="Withdraw the logged-in player (before the event starts)",
+        tags=["events"],
+        request=None,
+        responses=responses({200: ({"type": "object"}, "Withdrawn.")}, 400, 403, 404),
+    )
     def delete(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
         return run_service(lambda: services.withdraw_player(event, request.user), lambda _: {})
@@ -258,6 +397,31 @@ class Drop(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="drop_player",
+        summary="Drop from the event (a player themselves; organisers anyone)",
+        tags=["events"],
+        request=body(
+            [],
+            registration={**INT, "description": "Organisers: whom to drop; leave out: yourself."},
+            reason=STR,
+        ),
+        responses=responses(
+            {
+                200: (
+                    obj(
+                        ["registration", "dropped_after_round"],
+                        registration=INT,
+                        dropped_after_round=NULL_INT,
+                    ),
+                    "Dropped.",
+                )
+            },
+            *BODY_ERRORS,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
         target = request.data.get("registration")
@@ -267,7 +431,7 @@ class Drop(APIView):
                 raise PermissionDenied("You are not a player in this event.")
         else:
             event_for(request, event_id, ORGANISER)
-            registration = Registration.objects.filter(event=event, pk=target).first()
+            registration = Registration.objects.filter(event=event, pk=as_id(target)).first()
             if registration is None:
                 return error_response("No such registration in this event.", "registration")
         reason = str(request.data.get("reason", ""))
@@ -280,6 +444,12 @@ class Drop(APIView):
 class Standings(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(
+        operation_id="standings",
+        summary="Standings in rank order (docs/pairing-and-events.md)",
+        tags=["events"],
+        responses=responses({200: (array(ref("StandingsRow")), "The rows.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         from tournaments.standings_service import public_rows
 
@@ -290,6 +460,12 @@ class Standings(APIView):
 class Players(APIView):
     """GET the event's players (staff); POST check_in, late_entry or pin (organisers)."""
 
+    @extend_schema(
+        operation_id="players_list",
+        summary="The event's players (organisers and judges)",
+        tags=["events"],
+        responses=responses({200: (array(ref("Player")), "Every registration.")}, 403, 404),
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER, JUDGE)
         return Response(
@@ -309,6 +485,38 @@ class Players(APIView):
             ]
         )
 
+    @extend_schema(
+        operation_id="players_action",
+        summary="Check players in, add a late entry, or pin a player to a table (organisers)",
+        description="`check_in` takes `registrations` (ids); `late_entry` takes a `username` "
+        "or a `name`; `pin` takes a `registration` and a `table` (null to unpin).",
+        tags=["events"],
+        request=body(
+            ["action"],
+            action={"type": "string", "enum": ["check_in", "late_entry", "pin"]},
+            registrations=array(INT),
+            username=STR,
+            name=STR,
+            registration=INT,
+            table=NULL_INT,
+            example={"action": "check_in", "registrations": [1, 2]},
+        ),
+        responses=responses(
+            {
+                200: (
+                    {"type": "object"},
+                    "`check_in`: `{checked_in: n}`; `pin`: `{registration, table_pin}`.",
+                ),
+                201: (
+                    obj(["registration", "joined_round"], registration=INT, joined_round=NULL_INT),
+                    "`late_entry`: the new registration.",
+                ),
+            },
+            *BODY_ERRORS,
+            403,
+            404,
+        ),
+    )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
         action = str(request.data.get("action", ""))
@@ -324,7 +532,9 @@ class Players(APIView):
         if action == "late_entry":
             return self._late_entry(request, event)
         if action == "pin":
-            registration = event.registrations.filter(pk=request.data.get("registration")).first()
+            registration = event.registrations.filter(
+                pk=as_id(request.data.get("registration"))
+            ).first()
             table = request.data.get("table")
             if registration is None:
                 return error_response("No such registration in this event.", "registration")

@@ -3,9 +3,9 @@
 Export is for the event's organisers and judges (and superusers); import is for any
 signed-in user, who becomes the new event's organiser. The import body is read and
 parsed here rather than by DRF's parsers (as in ``rulebook.api``) so that every way
-a body can be wrong becomes a 400 naming the problem, and so that the 20 MB limit
-is ours rather than Django's 2.5 MB ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (which only
-applies to ``request.body``).
+a body can be wrong becomes a 400 naming the problem, and so that the limit
+(``API_IMPORT_MAX_BODY_BYTES``, 32 MiB unless set) is ours rather than Django's 2.5 MB
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` (which only applies to ``request.body``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -21,11 +23,12 @@ from rest_framework.views import APIView
 
 from arbiter import jsonbody
 from arbiter.jsonbody import BodyError
+from arbiter.openapi import INT, STR, json_body, obj, ref, responses
+from arbiter.parsers import unusable_value
 from tournaments.interchange import InterchangeError, export_event, import_event
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
 
-MAX_BODY_BYTES = 20 * 1024 * 1024
 _EVENT_ID = re.compile(r"[0-9]{1,18}")
 
 
@@ -37,7 +40,7 @@ def read_json_body(request: Request) -> Any:
     """The import document; BodyError (413 when too big) naming what is wrong."""
     return jsonbody.read_json_body(
         request,
-        limit=MAX_BODY_BYTES,
+        limit=settings.API_IMPORT_MAX_BODY_BYTES,
         expected="the arbiter-event/1 document",
         too_big_status=413,
     )
@@ -51,6 +54,22 @@ class EventExportView(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(
+        operation_id="event_export",
+        summary="Export an event as arbiter-event/1 (its organisers and judges)",
+        tags=["events"],
+        parameters=[
+            OpenApiParameter(
+                "event", str, OpenApiParameter.QUERY, required=True, description="The event's id."
+            )
+        ],
+        responses=responses(
+            {200: (ref("ArbiterEvent"), "The event (also as an attachment).")},
+            400,
+            403,
+            404,
+        ),
+    )
     def get(self, request: Request) -> Response:
         raw = request.query_params.get("event", "").strip()
         if not raw:
@@ -71,7 +90,7 @@ class EventExportView(APIView):
 
 
 class EventImportView(APIView):
-    """POST an ``arbiter-event/1`` document (as JSON, at most 20 MB): a new event.
+    """POST an ``arbiter-event/1`` document (as JSON, up to API_IMPORT_MAX_BODY_BYTES): a new event.
 
     Any signed-in user may import; they become its organiser. 201 with the event's id
     and page; 400 listing every problem in the file, with nothing written.
@@ -80,11 +99,28 @@ class EventImportView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes: list = []
 
+    @extend_schema(
+        operation_id="event_import",
+        summary="Import an arbiter-event/1 document as a new event",
+        tags=["events"],
+        request=json_body(ref("ArbiterEvent")),
+        responses=responses(
+            {201: (obj(["id", "url"], id=INT, url=STR), "Created; `Location` is its page.")},
+            400,
+            403,
+            413,
+            e400="Every problem in the document (field: its path), nothing written.",
+            e413="The body is over API_IMPORT_MAX_BODY_BYTES.",
+        ),
+    )
     def post(self, request: Request) -> Response:
         try:
             document = read_json_body(request)
         except BodyError as exc:
             return _errors(exc.status, [{"field": "(body)", "message": str(exc)}])
+        problem = unusable_value(document)
+        if problem:
+            return _errors(400, [{"field": "(body)", "message": problem}])
         try:
             event = import_event(document, request.user)
         except InterchangeError as exc:

@@ -86,8 +86,18 @@ def games_to_score(games: list, match: Match) -> Score:
 
 
 def _locked_match(match: Match) -> Match:
+    """The match, locked after its event (so closing a round waits for a report in flight).
+
+    The players and their accounts come in the same query: the API answers with their
+    names, and at a 512-player round's last minute every saved query counts. Only the
+    match row is locked (``of``), not the players' rows.
+    """
     Event.objects.select_for_update().filter(pk=match.round.event_id).first()
-    return Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event", "player_a__user", "player_b__user")
+        .get(pk=match.pk)
+    )
 
 
 def _check_open(match: Match) -> None:

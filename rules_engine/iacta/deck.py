@@ -161,7 +161,7 @@ def deck_findings(
     unknown: list[str] = []
     for key in (*deck.counts, *(k for k in side.counts if k not in deck.counts)):
         in_deck, in_side = deck.counts.get(key, 0), side.counts.get(key, 0)
-        name = deck.names.get(key) or side.names[key]
+        name = deck.names[key] if key in deck.names else side.names[key]  # "" is a name too
         info = infos[key] = known.get(name)
         if info is None:
             unknown.append(name)

@@ -38,6 +38,8 @@ _SETTING_NAMES = {
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "EMAIL_HOST",
+    "EMAIL_BACKEND",
 }
 
 
@@ -77,7 +79,8 @@ def test_celery_uses_a_real_broker_when_one_is_named():
 def test_cache_is_redis_only_when_cache_url_is_given():
     assert "LocMemCache" in env.cache_config({})["default"]["BACKEND"]
     redis = env.cache_config({"CACHE_URL": "redis://127.0.0.1:6379/1"})["default"]
-    assert redis["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    # Django's RedisCache, with Redis errors turned into misses (arbiter/cache.py).
+    assert redis["BACKEND"] == "arbiter.cache.ResilientRedisCache"
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         env.cache_config({"CACHE_URL": "memcached://x"})
 
@@ -138,3 +141,11 @@ def test_check_deploy_reports_no_warnings_with_production_settings():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_naming_a_mail_server_sends_real_mail_and_none_prints_it():
+    expression = "s.EMAIL_BACKEND.rsplit('.', 2)[-2]"
+    assert settings_in_subprocess({"EMAIL_HOST": "smtp.example.org"}, expression) == "smtp"
+    assert settings_in_subprocess({}, expression) == "console"
+    chosen = {"EMAIL_HOST": "smtp.example.org", "EMAIL_BACKEND": "x.locmem.EmailBackend"}
+    assert settings_in_subprocess(chosen, expression) == "locmem"

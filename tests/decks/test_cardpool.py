@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -273,17 +272,15 @@ def test_import_cards_refuses_duplicate_rows():
 
 
 @pytest.mark.django_db
-def test_five_thousand_cards_import_in_a_couple_of_seconds():
+def test_five_thousand_cards_import_then_a_revision_touches_only_changed_cards():
+    """Correctness at size; the speed is measured in benchmarks/, not asserted here."""
     lines = ["name,syndicate,tier,class,speed,cost,text"]
     lines += [f"Card {i},S{i % 7},major,event,fast,{i % 6 + 1}+ ODD,Text {i}" for i in range(5000)]
     text = "\n".join(lines)
-    start = time.perf_counter()
     assert import_file("iacta", text, "big.csv").report.created == 5000
     revised = text.replace("Text 1", "New text 1")  # 1, 10-19, 100-199, 1000-1999
     report = import_file("iacta", revised, "big.csv").report
-    elapsed = time.perf_counter() - start
     assert report.revised == report.updated == 1111
-    assert elapsed < 6, f"two 5,000-card imports took {elapsed:.1f} s"
 
 
 # --- the command ------------------------------------------------------------------

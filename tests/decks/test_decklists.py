@@ -148,6 +148,20 @@ def test_published_decklists_are_public(client, hall, submitted):
     assert body["legal"] is True and sum(e["count"] for e in body["main"]) == 44
 
 
+def test_publishing_shows_submitted_lists_but_never_a_draft(client, hall, submitted):
+    drafting = player_of(hall, 1)
+    services.save_decklist(drafting, legal(), submit=False, actor=None)
+    hall.decklists_public = "all"
+    hall.save()
+    client.force_login(player_of(hall, 2).user)
+    index = client.get(f"/events/{hall.pk}/decklists/").content.decode()
+    assert f"/decklists/{submitted.pk}/" in index
+    assert f"/decklists/{drafting.pk}/" not in index
+    assert client.get(f"/events/{hall.pk}/decklists/{drafting.pk}/").status_code == 403
+    api = client.get(f"/api/v1/events/{hall.pk}/decklists/{drafting.pk}/")
+    assert api.status_code == 403
+
+
 def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
     hall.decklists_public = "top_cut"
     hall.save()
@@ -284,3 +298,27 @@ def test_decklist_index_is_private_to_staff(client, hall, submitted, judge):
     assert client.get(f"/events/{hall.pk}/decklists/").status_code == 403
     client.force_login(judge)
     assert submitted.display_name in client.get(f"/events/{hall.pk}/decklists/").content.decode()
+
+
+def test_an_illegal_submission_over_the_api_names_each_broken_rule(client, hall):
+    registration = player_of(hall, 2)
+    client.force_login(registration.user)
+    first = legal().splitlines()[0]  # "4 <name>": a fifth copy breaks 201.1
+    text = legal() + "\n1 " + first.split(" ", 1)[1]
+    response = client.put(
+        f"/api/v1/events/{hall.pk}/decklists/mine/",
+        {"text": text, "submit": True},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    messages = [e["message"] for e in response.json()["errors"]]
+    assert any(m.startswith("201.1: ") for m in messages), messages
+    assert not Decklist.objects.filter(registration=registration).exists()
+
+
+def test_saving_a_draft_over_a_submitted_list_makes_it_a_draft_again(hall):
+    registration = player_of(hall)
+    services.save_decklist(registration, legal(), submit=True, actor=None)
+    decklist, report = services.save_decklist(registration, "4 Nothing", submit=False, actor=None)
+    assert not report.legal
+    assert decklist.status == Decklist.Status.DRAFT and decklist.submitted_at is None

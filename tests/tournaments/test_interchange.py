@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_user
-from tournaments import interchange, interchange_api, services
+from tournaments import interchange, services
 from tournaments.interchange import (
     FORMAT,
     InterchangeError,
@@ -396,7 +396,10 @@ def random_document(players: int, rounds: int, seed: int = 7) -> dict:
     }
 
 
-def test_a_large_event_imports_and_exports_quickly(organiser, django_assert_max_num_queries):
+def test_a_large_event_imports_in_batches_and_exports_whole(
+    organiser, django_assert_max_num_queries
+):
+    """The query count is the contract here; times are printed, not asserted."""
     document = random_document(2_001, 12)
     matches = sum(len(r["matches"]) for r in document["rounds"])
     rows = len(document["players"]) + matches
@@ -412,7 +415,6 @@ def test_a_large_event_imports_and_exports_quickly(organiser, django_assert_max_
     assert exported["players"] == document["players"]
     assert exported["rounds"] == document["rounds"]
     print(f"import {imported:.2f} s, export {exported_in:.2f} s for {rows} rows")
-    assert imported < 20 and exported_in < 10, (imported, exported_in)
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -833,8 +835,8 @@ def test_import_api_reads_json_whatever_the_content_type(organiser, login):
     assert response.status_code == 201
 
 
-def test_import_api_refuses_bodies_over_the_limit(organiser, login, monkeypatch):
-    monkeypatch.setattr(interchange_api, "MAX_BODY_BYTES", 1_000)
+def test_import_api_refuses_bodies_over_the_limit(organiser, login, settings):
+    settings.API_IMPORT_MAX_BODY_BYTES = 1_000
     body = json.dumps(sample_document())
     assert len(body) > 1_000
     response = login(organiser).post(IMPORT_URL, body, content_type="application/json")

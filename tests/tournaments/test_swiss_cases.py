@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.tournaments.test_swiss_optimal import check_pairing
@@ -140,22 +138,19 @@ def test_no_rematch_free_pairing_minimises_rematches():
     assert all(e["reason"].startswith("rematch") for e in out["explanations"])
 
 
-def test_round_one_with_16384_players_is_fast_and_random():
+def test_round_one_with_16384_players_pairs_everyone_at_random():
+    """Speed is measured in benchmarks/swiss.py, not asserted here."""
     players = [player(f"p{i}") for i in range(16384)]
-    started = time.perf_counter()
     one = pair_round(players, 1, seed=1)
-    assert time.perf_counter() - started < 3
     assert len(one.pairings) == 8192 and one.bye is None
     assert len({p for pair in one.pairings for p in pair}) == 16384
     other = pair_round(players, 1, seed=2)
     assert set(one.pairings) != set(other.pairings)
 
 
-def test_a_late_round_of_a_big_event_keeps_the_contract_quickly():
+def test_a_late_round_of_a_big_event_keeps_the_contract():
     *_, s = simulate(4000, 7, seed=11)
-    started = time.perf_counter()
     out = pair_state(s)
-    assert time.perf_counter() - started < 2
     assert out["stats"]["rematches"] == 0
     active = {p["id"] for p in s["players"] if not p["dropped"]}
     seen = [p for pair in out["pairings"] for p in pair] + [out["bye"]]

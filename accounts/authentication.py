@@ -1,0 +1,25 @@
+"""API token authentication with an error message a tool's user can act on."""
+
+from __future__ import annotations
+
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+
+TOKEN_PAGE = "/accounts/token/"
+
+
+class ToolTokenAuthentication(TokenAuthentication):
+    """``Authorization: Token <key>``; a revoked or mistyped key says where to get one."""
+
+    def authenticate_credentials(self, key: str):
+        try:
+            return super().authenticate_credentials(key)
+        except AuthenticationFailed as exc:
+            if "inactive" in str(exc.detail).lower():
+                raise AuthenticationFailed(
+                    "This API token's account is deactivated; ask a site admin."
+                ) from None
+            raise AuthenticationFailed(
+                "This API token is not valid: it was revoked, regenerated or mistyped. "
+                f"Get the current one at {TOKEN_PAGE} (or `manage.py api_token`)."
+            ) from None

@@ -1,0 +1,372 @@
+"""The OpenAPI description of Arbiter's API (drf-spectacular), in one place.
+
+The API views are plain ``APIView``s writing JSON by hand, so their bodies are described
+here as JSON Schema (OpenAPI 3.1) components, and each view's ``extend_schema`` names
+them through the helpers below. Error bodies are always ``{"errors": [{"field",
+"message"}]}`` (``arbiter.api.exception_handler``), whatever the status.
+
+``expand_rules_paths`` turns the one ``/api/v1/rules/{game}/{question}/`` route into a
+path per question, each with that question's payload schema from the rules engine's
+catalogue, so the schema states the real request bodies of the adjudication contract.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+
+Schema = dict[str, Any]
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
+def obj(required: list[str], **properties: Schema) -> Schema:
+    """An object with these properties (extra keys allowed: the contracts permit them)."""
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def array(items: Schema) -> Schema:
+    return {"type": "array", "items": items}
+
+
+STR: Schema = {"type": "string"}
+INT: Schema = {"type": "integer"}
+BOOL: Schema = {"type": "boolean"}
+ANY_OBJECT: Schema = {"type": "object"}
+DATETIME: Schema = {"type": "string", "format": "date-time"}
+NULL_STR: Schema = {"type": ["string", "null"]}
+NULL_INT: Schema = {"type": ["integer", "null"]}
+NULL_DATETIME: Schema = {"type": ["string", "null"], "format": "date-time"}
+ID_PARAM_MAX = 2**63 - 1
+
+EVENT_STATUSES = ["draft", "registration", "running", "finished"]
+MATCH_STATUSES = ["pending", "reported", "confirmed", "disputed", "final"]
+RULE_VIOLATION = obj(["rule", "message"], rule=STR, message=STR)
+CARD_COUNT = obj(["name", "count"], name=STR, count=INT)
+
+COMPONENTS: dict[str, Schema] = {
+    "Errors": obj(
+        ["errors"],
+        errors={
+            "type": "array",
+            "minItems": 1,
+            "items": obj(
+                ["field", "message"],
+                field={
+                    **NULL_STR,
+                    "description": "The field at fault; null for the request as a whole.",
+                },
+                message=STR,
+            ),
+        },
+    ),
+    "Event": obj(
+        ["id", "name", "game", "date", "status", "points"],
+        id=INT,
+        name=STR,
+        game={"type": "string", "enum": ["iacta", "superjack", "dataclysm"]},
+        date={"type": "string", "format": "date"},
+        venue=STR,
+        status={"type": "string", "enum": EVENT_STATUSES},
+        match_format={"type": "string", "enum": ["bo1", "bo3", "bo5"]},
+        swiss_rounds=INT,
+        top_cut=INT,
+        round_minutes=INT,
+        players={**NULL_INT, "description": "Registered (seated) players."},
+        points=obj(["win", "draw", "loss"], win=INT, draw=INT, loss=INT),
+    ),
+    "MatchPlayer": obj(
+        ["id", "name", "registration"],
+        id={**STR, "description": "The player's id in exports and standings."},
+        name=STR,
+        registration=INT,
+    ),
+    "Match": obj(
+        ["id", "table", "players", "bye", "status", "score", "games"],
+        id=INT,
+        table=NULL_INT,
+        players=array(ref("MatchPlayer")),
+        bye=BOOL,
+        status={"type": "string", "enum": MATCH_STATUSES},
+        score={**NULL_STR, "description": 'Games won-lost-drawn, e.g. "2-1-0".'},
+        games={**array(NULL_STR), "description": "Each game's winner (player id); null: drawn."},
+        extension_minutes=INT,
+        explanation=STR,
+    ),
+    "Round": obj(
+        ["number", "kind", "status", "matches"],
+        number=INT,
+        kind={"type": "string", "enum": ["swiss", "top_cut"]},
+        status={"type": "string", "enum": ["paired", "running", "closed"]},
+        started_at=NULL_DATETIME,
+        ends_at=NULL_DATETIME,
+        stats={**ANY_OBJECT, "description": "Pairing statistics (pair-downs, rematches, time)."},
+        bye_reason=STR,
+        matches=array(ref("Match")),
+    ),
+    "TopCutFinished": obj(["finished"], finished={"const": True}),
+    "StandingsRow": obj(
+        ["rank", "player", "name", "match_points", "record"],
+        rank=INT,
+        player=STR,
+        name=STR,
+        match_points=INT,
+        record=STR,
+        omw={"type": "number"},
+        gw={"type": "number"},
+        ogw={"type": "number"},
+        dropped=BOOL,
+        disqualified=BOOL,
+    ),
+    "Player": obj(
+        ["registration", "id", "name", "status", "checked_in"],
+        registration=INT,
+        id=STR,
+        name=STR,
+        status={"type": "string", "enum": ["registered", "waitlisted", "dropped"]},
+        checked_in=BOOL,
+        joined_round=NULL_INT,
+        dropped_after_round=NULL_INT,
+        disqualified=BOOL,
+        table_pin=NULL_INT,
+    ),
+    "Card": obj(
+        ["id", "game", "name", "text"],
+        id=INT,
+        game=STR,
+        name=STR,
+        text=STR,
+        syndicate=NULL_STR,
+        tier=STR,
+        card_class=STR,
+        speed=STR,
+        cost=array(STR),
+        max_copies=NULL_INT,
+        type=STR,
+        subtypes=array(STR),
+        gpu=BOOL,
+        atk=NULL_INT,
+        hp=NULL_INT,
+    ),
+    "DeckReport": obj(
+        ["main", "sideboard", "problems", "unknown", "legal", "violations"],
+        main=array(CARD_COUNT),
+        sideboard=array(CARD_COUNT),
+        problems=array(obj(["line", "text", "message"], line=INT, text=STR, message=STR)),
+        unknown=array(
+            obj(["line", "name", "suggestions"], line=INT, name=STR, suggestions=array(STR))
+        ),
+        legal=BOOL,
+        violations=array(RULE_VIOLATION),
+        text=STR,
+    ),
+    "Decklist": obj(
+        ["player", "name", "status", "legal", "violations", "main", "sideboard", "submitted_at"],
+        player=STR,
+        name=STR,
+        status={"type": "string", "enum": ["draft", "submitted"]},
+        legal=BOOL,
+        violations=array(RULE_VIOLATION),
+        main=array(CARD_COUNT),
+        sideboard=array(CARD_COUNT),
+        submitted_at=NULL_DATETIME,
+    ),
+    "Consequence": obj(
+        ["result", "rule", "text"],
+        result={"type": "string", "enum": ["game_loss", "match_loss", "disqualification"]},
+        game=NULL_INT,
+        rule=STR,
+        text=STR,
+    ),
+    "Penalty": obj(
+        ["id", "event", "player", "game", "infraction", "rule", "consequences", "voided"],
+        id=INT,
+        event=INT,
+        round=NULL_INT,
+        match=NULL_INT,
+        table=NULL_INT,
+        player=obj(["registration", "name"], registration=INT, name=STR),
+        game=INT,
+        infraction=STR,
+        infraction_label=STR,
+        rule=STR,
+        notes=STR,
+        judge=NULL_STR,
+        issued_at=NULL_DATETIME,
+        consequences=array(ref("Consequence")),
+        voided=BOOL,
+        voided_at=NULL_DATETIME,
+        voided_by=NULL_STR,
+        void_reason=STR,
+    ),
+    "PenaltyPreview": obj(
+        ["consequences", "summary", "explanation", "citations"],
+        consequences=array(ref("Consequence")),
+        summary=STR,
+        explanation=STR,
+        citations=array(STR),
+        tallies=ANY_OBJECT,
+    ),
+    "JudgeCall": obj(
+        ["id", "event", "question", "open"],
+        id=INT,
+        event=INT,
+        round=NULL_INT,
+        match=NULL_INT,
+        table=NULL_INT,
+        question=STR,
+        called_at=NULL_DATETIME,
+        judge=NULL_STR,
+        open=BOOL,
+        resolution=STR,
+        resolved_at=NULL_DATETIME,
+        minutes=NULL_INT,
+        extension_minutes=NULL_INT,
+        match_extension_minutes=NULL_INT,
+        ruling=nullable(
+            obj(
+                ["game", "question", "payload", "answer"],
+                game=STR,
+                question=STR,
+                payload={},
+                answer={},
+            )
+        ),
+    ),
+    "Ruling": {
+        **obj(
+            ["citations", "explanation"],
+            citations={
+                **array(STR),
+                "description": "Rule numbers (Iacta) or sections (Superjack, Dataclysm) applied.",
+            },
+            explanation={**STR, "description": "One or two sentences a judge can read out."},
+        ),
+        "description": "The ruling; its other keys depend on the question "
+        "(see the adjudication contract).",
+    },
+    "RulesCatalogue": obj(
+        ["games"],
+        games=array(
+            obj(
+                ["game", "questions"],
+                game=STR,
+                questions=array(
+                    obj(
+                        ["game", "question", "title", "schema"],
+                        game=STR,
+                        question=STR,
+                        title=STR,
+                        summary=STR,
+                        schema={**ANY_OBJECT, "description": "The payload's JSON Schema."},
+                        example={},
+                    )
+                ),
+            )
+        ),
+    ),
+    "ArbiterEvent": {
+        **obj(["format", "event", "players", "rounds"], format={"const": "arbiter-event/1"}),
+        "description": "An event in the arbiter-event/1 interchange format "
+        "(docs/pairing-and-events.md).",
+    },
+}
+
+ERROR_TEXT = {
+    400: "The request does not fit: each error names its field (null: the whole body).",
+    403: "Not logged in (no session, or no or an invalid `Authorization: Token` key), or "
+    "not allowed: the message says which.",
+    404: "No such object (or no such path under /api/).",
+    413: "The body is larger than the limit the message names.",
+    415: "The body's Content-Type is not JSON.",
+}
+
+
+def errors(code: int, text: str | None = None) -> OpenApiResponse:
+    return OpenApiResponse(response=ref("Errors"), description=text or ERROR_TEXT[code])
+
+
+def responses(
+    ok: dict[int, tuple[Schema, str]], *codes: int, **texts: str
+) -> dict[int, OpenApiResponse]:
+    """Success bodies plus error bodies; ``texts`` (``e404="..."``) words an error's case."""
+    result: dict[int, OpenApiResponse] = {
+        code: OpenApiResponse(response=schema, description=text)
+        for code, (schema, text) in ok.items()
+    }
+    for code in codes:
+        result[code] = errors(code, texts.get(f"e{code}"))
+    return result
+
+
+def json_body(schema: Schema) -> dict[str, Schema]:
+    """A request body of JSON (a bare dict would be read as a media-type mapping)."""
+    return {"application/json": schema}
+
+
+def body(required: list[str], example: dict | None = None, **properties: Schema) -> dict:
+    """A JSON object request body."""
+    schema = obj(required, **properties)
+    if example is not None:
+        schema["examples"] = [example]
+    return json_body(schema)
+
+
+def path_id(name: str, text: str) -> OpenApiParameter:
+    """An integer path parameter (the URL only matches digits)."""
+    return OpenApiParameter(name, int, OpenApiParameter.PATH, description=text, required=True)
+
+
+# Every body-taking endpoint may also answer these (the parser's refusals).
+BODY_ERRORS = (400, 413, 415)
+
+
+def add_components(result: dict, generator, request, public) -> dict:
+    """Postprocessing hook: the shared body schemas the views' annotations refer to."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(copy.deepcopy(COMPONENTS))
+    return result
+
+
+def expand_rules_paths(result: dict, generator, request, public) -> dict:
+    """Postprocessing hook: the generic rules route becomes one path per question, each
+    with that question's payload schema."""
+    from rules_engine import catalogue
+
+    paths = result.get("paths", {})
+    template = paths.pop("/api/v1/rules/{game}/{question}/", None)
+    if template is None:
+        return result
+    operation = template["post"]
+    for game in catalogue()["games"]:
+        for question in game["questions"]:
+            concrete = copy.deepcopy(operation)
+            concrete["operationId"] = f"rules_{game['game']}_{question['question']}".replace(
+                "-", "_"
+            )
+            concrete["summary"] = f"{game['game']}: {question['title']}"
+            concrete["description"] = question.get("summary", "")
+            concrete["parameters"] = [
+                p for p in concrete.get("parameters", []) if p.get("in") != "path"
+            ]
+            payload = {k: v for k, v in question["schema"].items() if k != "$schema"}
+            if "example" in question:
+                payload["examples"] = [question["example"]]
+            concrete["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": payload}},
+            }
+            concrete["responses"].pop("404", None)
+            paths[f"/api/v1/rules/{game['game']}/{question['question']}/"] = {"post": concrete}
+    return result

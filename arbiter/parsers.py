@@ -1,0 +1,145 @@
+"""DRF parsers that refuse an oversized body before reading it.
+
+DRF's own parsers read a body of any size into memory. These check the declared
+``Content-Length`` first and never read more than the limit plus one byte, answering
+413 naming the limit; malformed JSON is a 400 naming the problem (via
+``arbiter.jsonbody``, which also turns NaN, deep nesting and huge integers into 400s
+rather than 500s).
+
+The limit is ``settings.API_MAX_BODY_BYTES``; a view may set ``max_body_bytes`` to
+allow more (or less).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.conf import settings
+from django.http import QueryDict
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+from arbiter import jsonbody
+
+
+class BodyTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "body_too_large"
+
+
+def body_limit(parser_context: dict[str, Any] | None) -> int:
+    """The byte limit for this request: the view's ``max_body_bytes`` or the setting."""
+    view = (parser_context or {}).get("view")
+    limit = getattr(view, "max_body_bytes", None)
+    return int(limit if limit is not None else settings.API_MAX_BODY_BYTES)
+
+
+def _declared_length(parser_context: dict[str, Any] | None) -> int | None:
+    request = (parser_context or {}).get("request")
+    raw = request.META.get("CONTENT_LENGTH", "") if request is not None else ""
+    return int(raw) if raw.isdigit() else None
+
+
+def _too_large(limit: int, size: int | None) -> BodyTooLarge:
+    if size is None:
+        return BodyTooLarge(f"The body is over the limit of {limit} bytes.")
+    return BodyTooLarge(f"The body is {size} bytes; the limit is {limit} bytes.")
+
+
+def read_limited(stream, parser_context: dict[str, Any] | None) -> bytes:
+    """At most the limit's worth of the body; BodyTooLarge (413) if there is more."""
+    limit = body_limit(parser_context)
+    declared = _declared_length(parser_context)
+    if declared is not None and declared > limit:
+        raise _too_large(limit, declared)
+    raw = stream.read(limit + 1) if stream is not None else b""
+    if len(raw) > limit:
+        raise _too_large(limit, None)
+    return raw
+
+
+def unusable_value(value: Any) -> str | None:
+    """Why a parsed body cannot be stored or compared, or None.
+
+    An infinite number (JSON's ``1e999``) breaks arithmetic and ids; a NUL character
+    (``\\u0000``) cannot be held by PostgreSQL's text columns, so either would end in a
+    500 deep inside a view.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return "A number in the body is too large to be used."
+        if isinstance(item, str) and "\x00" in item:
+            return "Text in the body may not contain NUL characters (\\u0000)."
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON objects up to the limit; every malformation a 400 naming what is wrong.
+
+    Every endpoint parsing its body this way reads named fields, so anything but an
+    object (a list, a bare number) is refused here rather than failing in the view.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        raw = read_limited(stream, parser_context)
+        try:
+            limit = body_limit(parser_context)
+            data = jsonbody.parse_json(raw, limit=limit, expected="the fields as a JSON object")
+        except jsonbody.BodyError as exc:
+            raise ParseError(str(exc)) from None
+        if not isinstance(data, dict):
+            raise ParseError(f"Send the fields as a JSON object, not {_json_kind(data)}.")
+        problem = unusable_value(data)
+        if problem:
+            raise ParseError(problem)
+        return data
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return "a number"
+
+
+class LimitedFormParser(FormParser):
+    """URL-encoded forms up to the limit (DRF's reads any size)."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> QueryDict:
+        raw = read_limited(stream, parser_context)
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        data = QueryDict(raw, encoding=encoding)
+        problem = unusable_value({key: data.getlist(key) for key in data})
+        if problem:
+            raise ParseError(problem)
+        return data
+
+
+class LimitedMultiPartParser(MultiPartParser):
+    """Multipart forms whose declared length is within the limit.
+
+    Django's multipart parser reads no further than ``Content-Length``, so checking the
+    declared length bounds what is read.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = body_limit(parser_context)
+        declared = _declared_length(parser_context)
+        if declared is not None and declared > limit:
+            raise _too_large(limit, declared)
+        return super().parse(stream, media_type, parser_context)

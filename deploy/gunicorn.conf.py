@@ -1,0 +1,75 @@
+"""gunicorn settings for Arbiter's web processes; every value comes from the environment.
+
+Used by the image (``gunicorn --config deploy/gunicorn.conf.py arbiter.wsgi``), by the
+systemd unit and by the tests on loopback, so nothing here assumes Docker. The variables
+and their defaults are listed in deploy/.env.example.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _env_int(name: str, default: int, minimum: int = 0) -> int:
+    """A whole-number setting; a typo stops gunicorn with the variable's name, not a trace."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise RuntimeError(f"{name}={raw!r} is not a whole number.") from None
+    if value < minimum:
+        raise RuntimeError(f"{name}={value} must be at least {minimum}.")
+    return value
+
+
+def _cpu_count() -> int:
+    """CPUs this process may run on (a container's cpuset, not the whole host, when set)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+# Where to listen. Behind a reverse proxy on the same machine, 127.0.0.1:8000 is enough;
+# in a container it must be 0.0.0.0. Several addresses may be given, comma-separated.
+bind = [part.strip() for part in os.environ.get("GUNICORN_BIND", "0.0.0.0:8000").split(",")]
+
+# Processes: the usual 2 x CPUs + 1. Each holds its own database connection, so
+# (workers x threads x web machines) + Celery workers must stay under PostgreSQL's
+# max_connections (deploy/README.md, "Scaling out").
+workers = _env_int("WEB_CONCURRENCY", 2 * _cpu_count() + 1, minimum=1)
+threads = _env_int("GUNICORN_THREADS", 1, minimum=1)
+
+# A request slower than this is killed (the worker restarts); PDFs render on Celery, so no
+# page needs long. graceful_timeout is how long a stopping worker may finish its requests.
+timeout = _env_int("GUNICORN_TIMEOUT", 30, minimum=1)
+graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+keepalive = _env_int("GUNICORN_KEEPALIVE", 5)
+
+# Recycle each worker after about this many requests, jittered so they do not all restart
+# at once: it bounds any slow memory growth. 0 turns recycling off.
+max_requests = _env_int("GUNICORN_MAX_REQUESTS", 1000)
+max_requests_jitter = _env_int("GUNICORN_MAX_REQUESTS_JITTER", 100)
+
+# Logs to standard output/error, for docker logs and journald. "-" means stdout.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+
+# The proxies whose X-Forwarded-* headers gunicorn believes (comma-separated IPs, or *
+# when only the proxy can reach gunicorn, as on compose's private network).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+# Workers' heartbeat files: on a disk-backed /tmp a slow disk can make gunicorn think a
+# worker hung; /dev/shm is memory.
+if os.path.isdir("/dev/shm"):
+    worker_tmp_dir = "/dev/shm"
+
+# gunicorn 25.1+ opens a control socket under $HOME by default; several gunicorns under one
+# user (the test suite, more than one site) would fight over it. Off unless a path is given.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
+if not control_socket:
+    del control_socket

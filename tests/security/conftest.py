@@ -1,0 +1,234 @@
+"""Engineer B's fixtures for the security tests: one populated event in which every path
+parameter of the site resolves to a real object, and a draft event beside it.
+
+Engineer A's tests in this folder do not use these fixtures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Q
+from django.test import override_settings
+from django.utils import timezone
+
+from decks.models import Card, DeckCheck, Decklist
+from judging import calls
+from judging.models import JudgeCall, Penalty
+from judging.penalties import issue_penalty
+from printing.models import PrintJob
+from tests.conftest import make_user
+from tournaments import rounds, services
+from tournaments.models import Event, EventRole, Match, Registration, Round
+
+# Card names no page prints unless it shows that player's decklist.
+PAT_MAIN, PAT_SIDE = "Quillmark Vesper", "Saffron Lattice"
+RIVAL_MAIN, RIVAL_SIDE = "Obsidian Harrow", "Verdigris Chime"
+THIRD_MAIN, THIRD_SIDE = "Lantern of Ysolde", "Marrowind Sigil"
+DECK_CARDS = {
+    "pat": (PAT_MAIN, PAT_SIDE),
+    "rival": (RIVAL_MAIN, RIVAL_SIDE),
+    "third": (THIRD_MAIN, THIRD_SIDE),
+}
+
+
+@dataclass
+class World:
+    """Everything the URL walk needs, named by what it is to the four roles."""
+
+    organiser: User
+    judge: User
+    player: User  # pat: registered, seated at ``my_match``; not staff
+    rival: User  # pat's opponent
+    third: User  # plays at the other table
+    fourth: User
+    outsider: User  # an account with no part in the event
+    event: Event  # running: round 1 started, decklists locked
+    draft: Event  # the same people, but the organiser moved it back to draft
+    draft_registration: Registration  # pat's, with a list, "published" to all
+    registration: Registration  # pat's
+    rival_registration: Registration
+    third_registration: Registration
+    round: Round
+    my_match: Match
+    other_match: Match
+    penalty: Penalty
+    call: JudgeCall
+    deck_check: DeckCheck
+    print_job: PrintJob  # a finished print of the decklists
+    card: Card
+    judge_grant: EventRole
+    foreign: dict[str, int]  # ids of another event's objects (organised by otto)
+
+    def user(self, role: str) -> User | None:
+        """The account acting in ``role`` (None for anonymous)."""
+        return {
+            "anonymous": None,
+            "player": self.player,
+            "judge": self.judge,
+            "organiser": self.organiser,
+            "rival": self.rival,
+            "third": self.third,
+            "outsider": self.outsider,
+        }[role]
+
+
+def _card(name: str) -> Card:
+    return Card.objects.create(
+        game="iacta", name=name, tier=Card.Tier.NEUTRAL, text=f"{name} does something."
+    )
+
+
+def _decklist(registration: Registration, main_card: str, side_card: str) -> Decklist:
+    """A submitted list with one distinctive card in the main deck and one in the sideboard."""
+    return Decklist.objects.create(
+        registration=registration,
+        main=[{"name": main_card, "count": 4}, {"name": "Ember Tithe", "count": 4}],
+        sideboard=[{"name": side_card, "count": 2}],
+        raw_text=f"4 {main_card}\n4 Ember Tithe\n\nSideboard\n2 {side_card}",
+        status=Decklist.Status.SUBMITTED,
+        legal=True,
+        submitted_at=timezone.now(),
+    )
+
+
+def _seat(round_: Round, registration: Registration) -> Match:
+    return round_.matches.get(Q(player_a=registration) | Q(player_b=registration))
+
+
+def _opponent(match: Match, registration: Registration) -> Registration:
+    return match.player_b if match.player_a_id == registration.pk else match.player_a
+
+
+def _foreign_event(outsider: User) -> dict[str, int]:
+    """Another running event, none of the four roles' business: the ids of its objects,
+    keyed by the path parameter they would fill."""
+    event = services.create_event(
+        outsider, name="Elsewhere Open", game="iacta", status=Event.Status.REGISTRATION
+    )
+    players = [make_user(n) for n in ("xena", "yuri")]
+    grant = EventRole.objects.create(event=event, user=make_user("zed"), role=EventRole.Role.JUDGE)
+    registrations = [services.register_player(event, u) for u in players]
+    services.check_in(event, [r.pk for r in registrations], outsider)
+    match = rounds.pair_next_round(event, outsider).matches.get()
+    _decklist(registrations[0], "Ember Tithe", "Ember Tithe")
+    return {
+        "match_id": match.pk,
+        "registration_id": registrations[0].pk,
+        "who": registrations[0].pk,
+        "user_id": players[0].pk,
+        "grant_id": grant.pk,
+        "penalty_id": issue_penalty(registrations[0], "slow_play", outsider, match=match).pk,
+        "call_id": calls.open_call(event, outsider, question="Which die?", match=match).pk,
+        "check_id": DeckCheck.objects.create(event=event, registration=registrations[0]).pk,
+        "job_id": PrintJob.objects.create(event=event, kind="standings", fingerprint="x").pk,
+    }
+
+
+def build_world() -> World:
+    organiser = make_user("olive", first_name="Olive")
+    judge = make_user("jude", first_name="Jude")
+    player = make_user("pat", first_name="Patience")
+    others = [make_user(n, first_name=n.title()) for n in ("ravi", "tess", "finn")]
+    outsider = make_user("otto")
+    event = services.create_event(
+        organiser,
+        name="Security Open",
+        game="iacta",
+        status=Event.Status.REGISTRATION,
+        swiss_rounds=1,
+        top_cut=2,
+    )
+    grant = EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
+    registrations = [services.register_player(event, u) for u in (player, *others)]
+    services.check_in(event, [r.pk for r in registrations], organiser)
+    round_ = rounds.pair_next_round(event, organiser)
+    rounds.start_round(round_, organiser)
+    event.refresh_from_db()
+    mine = _seat(round_, registrations[0])
+    rival = _opponent(mine, registrations[0])
+    other = round_.matches.exclude(pk=mine.pk).get()
+    third = other.player_a
+    for card in (*DECK_CARDS["pat"], *DECK_CARDS["rival"], *DECK_CARDS["third"], "Ember Tithe"):
+        _card(card)
+    _decklist(registrations[0], *DECK_CARDS["pat"])
+    _decklist(rival, *DECK_CARDS["rival"])
+    _decklist(third, *DECK_CARDS["third"])
+    penalty = issue_penalty(registrations[0], "slow_play", judge, match=mine, notes="Slow.")
+    call = calls.open_call(event, judge, question="Who rolls first?", match=mine, judge=judge)
+    deck_check = DeckCheck.objects.create(
+        event=event,
+        round=round_,
+        match=mine,
+        registration=registrations[0],
+        judge=judge,
+        presented_main=[{"name": PAT_MAIN, "count": 4}],
+    )
+    job = PrintJob.objects.create(
+        event=event,
+        kind="decklists",
+        requested_by=organiser,
+        status=PrintJob.Status.DONE,
+        fingerprint="security-test",
+        pages=1,
+    )
+    job.file.save(f"decklists-{event.pk}.pdf", ContentFile(b"%PDF-1.4\n% security test\n"))
+    draft = services.create_event(
+        organiser, name="Hidden Draft Cup", game="iacta", status=Event.Status.REGISTRATION
+    )
+    EventRole.objects.create(event=draft, user=judge, role=EventRole.Role.JUDGE)
+    draft_registration = services.register_player(draft, player)
+    _decklist(draft_registration, "Ember Tithe", "Ember Tithe")
+    Event.objects.filter(pk=draft.pk).update(status=Event.Status.DRAFT, decklists_public="all")
+    draft.refresh_from_db()
+    return World(
+        organiser=organiser,
+        judge=judge,
+        player=player,
+        rival=rival.user,
+        third=third.user,
+        fourth=other.player_b.user,
+        outsider=outsider,
+        event=event,
+        draft=draft,
+        draft_registration=draft_registration,
+        registration=registrations[0],
+        rival_registration=rival,
+        third_registration=third,
+        round=round_,
+        my_match=mine,
+        other_match=other,
+        penalty=penalty,
+        call=call,
+        deck_check=deck_check,
+        print_job=job,
+        card=Card.objects.get(name=PAT_MAIN),
+        judge_grant=grant,
+        foreign=_foreign_event(outsider),
+    )
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One world for a whole module, inside a transaction rolled back at its end; each
+    test runs in its own savepoint inside it, so whatever a request changes is undone."""
+    media = tmp_path_factory.mktemp("media")
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(MEDIA_ROOT=media, PASSWORD_HASHERS=fast), django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield build_world()
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def w(shared_world, db) -> World:
+    """The module's world, for a test running in its own savepoint."""
+    return shared_world

@@ -1,0 +1,583 @@
+"""Every URL pattern of the site against an explicit access table (issue 9).
+
+The walk reads ``django.urls.get_resolver()``, so a new URL fails
+``test_every_url_pattern_has_a_row`` until someone decides, here, who may open it.
+A row lists one or more cases (method, path parameters, query) with the outcome for
+each of the four roles in the running event: anonymous, player (pat, registered and
+seated, not staff), judge and organiser.
+
+Outcomes: a status code ("200", "400", "403", "404", "405"), "login" (a redirect to the
+log-in page), "302" (a redirect anywhere but the log-in page: an HTML form answering
+with a message), "401/403" (the API refusing an anonymous caller), or several joined
+with "|" where the answer depends on the machine (the health check).
+
+Every POST (and PUT/DELETE) is sent with an empty body; unless the case names the roles
+whose empty request legitimately changes something (a self-drop needs no fields), the
+database must be exactly as before, so a refused request can never half-happen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from django.contrib.auth.models import User
+from django.shortcuts import resolve_url
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from decks.models import Card, DeckCheck, Decklist
+from judging.models import JudgeCall, Penalty
+from printing.models import PrintJob
+from tests.security.conftest import World
+from tournaments.models import (
+    Event,
+    EventLog,
+    EventRole,
+    Match,
+    Registration,
+    ResultChange,
+    Round,
+)
+
+ROLES = ("anonymous", "player", "judge", "organiser")
+ADMIN_PREFIX = "admin/"
+
+
+# --- the walk ------------------------------------------------------------------------------
+
+
+def walk(resolver=None, prefix: str = "", namespace: str | None = None):
+    """(key, route) for every URL pattern, recursing into includes.
+
+    The key is ``namespace:name``; a pattern without a name is keyed by its route.
+    """
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from walk(entry, route, inner)
+        elif isinstance(entry, URLPattern):
+            name = entry.name and (f"{namespace}:{entry.name}" if namespace else entry.name)
+            yield name or route, route
+
+
+def site_urls() -> dict[str, str]:
+    """Every pattern outside the admin, key -> route."""
+    return {key: route for key, route in walk() if not route.startswith(ADMIN_PREFIX)}
+
+
+def admin_routes() -> list[str]:
+    return sorted({route for _, route in walk() if route.startswith(ADMIN_PREFIX)})
+
+
+PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def fill(route: str, values: dict[str, object]) -> str:
+    """The route with each path parameter replaced by its value (regex anchors dropped)."""
+
+    def value(match: re.Match) -> str:
+        name = match.group(1) or match.group(2)
+        if name not in values:
+            raise KeyError(f"No value for path parameter {name!r} of {route!r}")
+        return str(values[name])
+
+    return "/" + PARAM.sub(value, route).replace("^", "").replace("$", "")
+
+
+def default_params(w: World) -> dict[str, object]:
+    """Path parameters, chosen so the player acts on someone else's object where it matters."""
+    return {
+        "event_id": w.event.pk,
+        "number": w.round.number,
+        "match_id": w.my_match.pk,
+        "registration_id": w.rival_registration.pk,
+        "check_id": w.deck_check.pk,
+        "penalty_id": w.penalty.pk,
+        "call_id": w.call.pk,
+        "job_id": w.print_job.pk,
+        "user_id": w.player.pk,
+        "grant_id": w.judge_grant.pk,
+        "card_id": w.card.pk,
+        "game": "iacta",
+        "question": "deck-legality",
+        "action": "close",
+        "who": w.rival_registration.pk,
+        "uidb64": "MQ",
+        "token": "not-a-token",
+        # admin
+        "app_label": "tournaments",
+        "object_id": w.event.pk,
+        "id": w.player.pk,
+        "content_type_id": 1,
+        "url": "no-such-page/",
+    }
+
+
+# --- the table -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    method: str
+    expect: dict[str, str]
+    params: dict[str, str] = field(default_factory=dict)  # name -> World attribute (pk)
+    query: dict[str, str] = field(default_factory=dict)
+    changes: frozenset[str] = frozenset()  # roles whose empty request may change the DB
+
+
+def E(anonymous: str, player: str, judge: str, organiser: str) -> dict[str, str]:
+    return dict(zip(ROLES, (anonymous, player, judge, organiser), strict=True))
+
+
+ALL_200 = E("200", "200", "200", "200")
+ALL_405 = E("405", "405", "405", "405")
+LOGGED_IN = E("login", "200", "200", "200")
+STAFF_PAGE = E("login", "403", "200", "200")
+ORGANISER_PAGE = E("login", "403", "403", "200")
+ORGANISER_FORM = E("login", "403", "403", "302")
+STAFF_FORM = E("login", "403", "302", "302")
+API_STAFF_READ = E("401/403", "403", "200", "200")
+API_STAFF_WRITE = E("401/403", "403", "400", "400")
+API_ORGANISER_WRITE = E("401/403", "403", "403", "400")
+API_LOGGED_IN_ONLY = E("401/403", "405", "405", "405")
+
+
+def get(expect, **kw) -> Case:
+    return Case("get", expect, **kw)
+
+
+def post(expect, **kw) -> Case:
+    return Case("post", expect, **kw)
+
+
+TABLE: dict[str, list[Case]] = {
+    # --- site and accounts
+    "home": [get(ALL_200)],
+    "healthz": [get(E("200|503", "200|503", "200|503", "200|503"))],
+    "signup": [get(E("200", "302", "302", "302")), post(E("200", "302", "302", "302"))],
+    "login": [get(ALL_200), post(ALL_200)],
+    "logout": [get(ALL_405), post(E("302", "302", "302", "302"))],
+    "password_change": [get(LOGGED_IN), post(LOGGED_IN)],
+    "password_change_done": [get(LOGGED_IN)],
+    "password_reset": [get(ALL_200), post(ALL_200)],
+    "password_reset_done": [get(ALL_200)],
+    "password_reset_confirm": [get(ALL_200)],
+    "password_reset_complete": [get(ALL_200)],
+    # a user's own API token (engineer A): empty POST names the missing action
+    "api_token": [get(LOGGED_IN), post(E("login", "302", "302", "302"))],
+    "api_schema": [get(ALL_200)],
+    "api_docs": [get(ALL_200)],
+    # --- events
+    "tournaments:events": [get(ALL_200)],
+    "tournaments:create": [get(LOGGED_IN), post(LOGGED_IN)],
+    "tournaments:event": [get(ALL_200)],
+    "tournaments:edit": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
+    "tournaments:manage": [get(ORGANISER_PAGE)],
+    "tournaments:next_step": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:repair": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:swap": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:enter_result": [get(ALL_405), post(STAFF_FORM)],
+    "tournaments:check_in": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:drop": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),
+    ],
+    "tournaments:pin_table": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),  # clears the pin, logged
+    ],
+    "tournaments:late_entry": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:my_match": [
+        get(E("login", "200", "403", "403")),
+        post(E("login", "302", "403", "403")),
+    ],
+    "tournaments:match": [
+        get(E("login", "200", "200", "200")),
+        post(E("login", "302", "200", "200")),
+        # A table pat does not play at: neither its page nor its report buttons are his.
+        get(E("login", "403", "200", "200"), params={"match_id": "other_match"}),
+        post(E("login", "403", "200", "200"), params={"match_id": "other_match"}),
+    ],
+    "tournaments:drop_self": [
+        get(ALL_405),
+        post(E("login", "302", "403", "403"), changes=frozenset({"player"})),
+    ],
+    "tournaments:pairings": [get(ALL_200)],
+    "tournaments:standings": [get(ALL_200)],
+    "tournaments:bracket": [get(ALL_200)],
+    "tournaments:projector": [get(ALL_200)],
+    "tournaments:grant_role": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:revoke_role": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),
+    ],
+    "tournaments:register": [get(ALL_405), post(E("login", "302", "302", "302"))],
+    "tournaments:withdraw": [get(ALL_405), post(E("login", "302", "302", "302"))],
+    "tournaments:my_events": [get(LOGGED_IN)],
+    "tournaments:judge_console": [get(LOGGED_IN)],
+    # --- events API
+    "tournaments:api_events": [get(ALL_200)],
+    "tournaments:api_event_export": [get(API_STAFF_READ, query={"event": "event"})],
+    "tournaments:api_event_import": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "400", "400", "400")),
+    ],
+    "tournaments:api_event": [get(ALL_200)],
+    "tournaments:api_rounds": [get(ALL_200), post(API_ORGANISER_WRITE)],
+    "tournaments:api_round": [get(ALL_200)],
+    "tournaments:api_round_action": [get(ALL_405), post(API_ORGANISER_WRITE)],
+    "tournaments:api_top_cut": [get(ALL_405), post(API_ORGANISER_WRITE)],
+    "tournaments:api_registrations": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "400", "400", "400")),
+        Case("delete", E("401/403", "400", "400", "400")),
+    ],
+    "tournaments:api_drop": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "200", "403", "403"), changes=frozenset({"player"})),
+    ],
+    "tournaments:api_players": [get(API_STAFF_READ), post(API_ORGANISER_WRITE)],
+    "tournaments:api_standings": [get(ALL_200)],
+    "tournaments:api_match_action": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "400", "403", "403"), params={"action": "report"}),
+        post(E("401/403", "403", "400", "400"), params={"action": "result"}),
+        post(
+            E("401/403", "403", "400", "400"),
+            params={"action": "result", "match_id": "other_match"},
+        ),
+    ],
+    # --- rules
+    "rulebook:api_catalogue": [get(ALL_200)],
+    "rulebook:api_rule": [get(ALL_405), post(E("400", "400", "400", "400"))],
+    "rulebook:index": [get(ALL_200)],
+    "rulebook:reference": [get(ALL_200)],
+    "rulebook:ruling": [get(STAFF_PAGE)],
+    "rulebook:ruling_result": [get(ALL_405), post(STAFF_PAGE)],
+    # --- judging
+    "judging:console": [get(STAFF_PAGE)],
+    "judging:penalties": [get(STAFF_PAGE)],
+    "judging:new_penalty": [get(STAFF_PAGE), post(E("login", "403", "400", "400"))],
+    "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],
+    "judging:void": [get(ALL_405), post(STAFF_FORM)],
+    "judging:match": [get(STAFF_PAGE)],
+    "judging:new_call": [get(ALL_405), post(STAFF_FORM)],
+    "judging:call": [get(STAFF_PAGE), post(STAFF_PAGE)],
+    "judging:attach_ruling": [get(ALL_405), post(E("login", "403", "400", "400"))],
+    "judging:search_timer": [get(STAFF_PAGE)],
+    # Staff only: the CSV names every player's penalties.
+    "judging:penalty_report": [get(STAFF_PAGE)],
+    # The player themself and the staff of their events; nobody else.
+    "judging:player_history": [
+        get(LOGGED_IN),
+        get(STAFF_PAGE, params={"user_id": "rival"}),
+    ],
+    "judging:api_penalty_preview": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
+    "judging:api_penalties": [get(API_STAFF_READ), post(API_STAFF_WRITE)],
+    "judging:api_penalty_void": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
+    "judging:api_calls": [get(API_STAFF_READ), post(API_STAFF_WRITE)],
+    "judging:api_call_resolve": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
+    # --- cards and decklists
+    "decks:cards": [get(ALL_200)],
+    "decks:card_upload": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
+    "decks:card": [get(ALL_200)],
+    "decks:card_search": [get(ALL_200, query={"game": "iacta", "q": "qu"})],
+    "decks:my_deck": [
+        get(E("login", "200", "403", "403")),
+        post(E("login", "200", "403", "403")),  # locked since round 1 started: an error
+    ],
+    "decks:check": [
+        get(E("login", "200", "403", "403")),
+        post(E("login", "200", "403", "403")),
+    ],
+    "decks:index": [get(STAFF_PAGE)],
+    "decks:detail": [
+        get(STAFF_PAGE),  # the rival's list
+        get(LOGGED_IN, params={"registration_id": "registration"}),  # pat's own
+    ],
+    "decks:unlock": [get(ALL_405), post(ORGANISER_FORM)],
+    "decks:sideboard_check": [get(ALL_405), post(STAFF_FORM)],
+    "decks:deck_checks": [get(STAFF_PAGE)],
+    "decks:deck_check_player": [get(STAFF_PAGE), post(STAFF_PAGE)],
+    "decks:deck_check_result": [get(STAFF_PAGE), post(STAFF_FORM)],
+    "decks:api_cards": [get(ALL_200, query={"game": "iacta"})],
+    "decks:api_legality": [get(ALL_405), post(E("400", "400", "400", "400"))],
+    "decks:api_decklist": [
+        get(E("403", "403", "200", "200")),  # the rival's list
+        Case("put", E("401/403", "403", "403", "403")),
+        get(E("401/403", "200", "403", "403"), params={"who": "mine"}),
+        Case("put", E("401/403", "400", "403", "403"), params={"who": "mine"}),
+    ],
+    # --- printing: organisers and judges only (printed decklists included)
+    "printing:page": [get(STAFF_PAGE)],
+    "printing:request": [get(ALL_405), post(STAFF_FORM)],
+    "printing:job": [get(STAFF_PAGE)],
+    "printing:download": [get(STAFF_PAGE)],
+}
+
+CASES = [
+    pytest.param(key, index, role, id=f"{key}#{index}-{case.method}-{role}")
+    for key, cases in TABLE.items()
+    for index, case in enumerate(cases)
+    for role in ROLES
+]
+
+
+# --- running a case ------------------------------------------------------------------------
+
+
+def snapshot() -> dict:
+    """What a refused or empty request must leave exactly as it was."""
+    counted = [
+        User,
+        Event,
+        EventRole,
+        Registration,
+        Round,
+        Match,
+        ResultChange,
+        EventLog,
+        Penalty,
+        JudgeCall,
+        Decklist,
+        DeckCheck,
+        PrintJob,
+        Card,
+    ]
+    return {
+        "counts": {model.__name__: model.objects.count() for model in counted},
+        "events": list(Event.objects.order_by("pk").values_list("pk", "status", "name")),
+        "registrations": list(
+            Registration.objects.order_by("pk").values_list(
+                "pk", "status", "checked_in", "table_pin", "dropped_after_round"
+            )
+        ),
+        "rounds": list(Round.objects.order_by("pk").values_list("pk", "status")),
+        "matches": list(
+            Match.objects.order_by("pk").values_list("pk", "status", "games", "extension_minutes")
+        ),
+        "penalties": list(Penalty.objects.order_by("pk").values_list("pk", "voided_at")),
+        "calls": list(JudgeCall.objects.order_by("pk").values_list("pk", "resolved_at")),
+        "decklists": list(
+            Decklist.objects.order_by("pk").values_list("pk", "main", "sideboard", "unlocked")
+        ),
+        "users": list(User.objects.order_by("pk").values_list("pk", "password", "is_active")),
+    }
+
+
+def request(client, method: str, url: str, query: dict | None = None):
+    """GET with the query; other methods with an empty body (JSON for the API)."""
+    if method == "get":
+        return client.get(url, query or {})
+    if url.startswith("/api/"):
+        return getattr(client, method)(url, {}, content_type="application/json")
+    return getattr(client, method)(url, {})
+
+
+CODES = {"401/403": (401, 403), **{str(c): (c,) for c in (200, 400, 403, 404, 405, 503)}}
+
+
+def matches_outcome(expected: str, response) -> bool:
+    """Whether the response is one of the outcomes ``expected`` names ("a|b")."""
+    location = response.get("Location", "")
+    login_url = resolve_url("login")
+    for option in expected.split("|"):
+        if option == "login" and response.status_code == 302:
+            if location.startswith(login_url):
+                return True
+        elif option == "302" and response.status_code == 302:
+            if not location.startswith(login_url):
+                return True
+        elif response.status_code in CODES.get(option, ()):
+            return True
+    return False
+
+
+def resolve_value(w: World, value: str):
+    """A World attribute's primary key ("rival", "other_match"), or the text itself."""
+    found = getattr(w, value, None)
+    return value if found is None else found.pk
+
+
+@pytest.mark.parametrize(("key", "index", "role"), CASES)
+def test_access(client, w, key, index, role):
+    case = TABLE[key][index]
+    route = site_urls()[key]
+    params = default_params(w) | {k: resolve_value(w, v) for k, v in case.params.items()}
+    query = {k: resolve_value(w, v) for k, v in case.query.items()}
+    url = fill(route, params)
+    user = w.user(role)
+    if user is not None:
+        client.force_login(user)
+    before = snapshot()
+    response = request(client, case.method, url, query)
+    expected = case.expect[role]
+    assert matches_outcome(expected, response), (
+        f"{case.method.upper()} {url} ({key}) as {role}: expected {expected}, got "
+        f"{response.status_code} {response.get('Location', '')}"
+    )
+    if case.method != "get" and role not in case.changes:
+        assert snapshot() == before, f"{case.method.upper()} {url} as {role} changed the DB"
+    if case.method == "get":
+        assert snapshot() == before, f"GET {url} as {role} changed the DB"
+
+
+def test_every_url_pattern_has_a_row():
+    """A new URL cannot ship without a decision about who may open it."""
+    missing = sorted(set(site_urls()) - set(TABLE))
+    assert not missing, f"URL patterns with no row in the access table: {missing}"
+
+
+def test_every_row_names_a_url_that_exists():
+    gone = sorted(set(TABLE) - set(site_urls()))
+    assert not gone, f"Rows for URL names that no longer exist: {gone}"
+
+
+def test_no_path_parameter_is_left_unfilled(w):
+    """Every route of the site (admin too) resolves with the world's objects."""
+    params = default_params(w)
+    for route in [*site_urls().values(), *admin_routes()]:
+        assert "<" not in fill(route, params)
+
+
+# --- another event's objects ------------------------------------------------------------------
+
+REFUSALS = {"login", "403", "405", "401/403"}
+
+
+def foreign_cases():
+    """Every case the organiser may run whose path names an object of an event."""
+    for key, cases in TABLE.items():
+        route = site_urls().get(key, "")
+        for index, case in enumerate(cases):
+            names = {m.group(1) or m.group(2) for m in PARAM.finditer(route)}
+            if case.expect["organiser"] in REFUSALS or case.params.get("who") == "mine":
+                continue
+            if names & FOREIGN_PARAMS:
+                yield pytest.param(key, index, id=f"{key}#{index}-{case.method}")
+
+
+FOREIGN_PARAMS = {
+    "match_id",
+    "registration_id",
+    "who",
+    "user_id",
+    "grant_id",
+    "penalty_id",
+    "call_id",
+    "check_id",
+    "job_id",
+}
+
+
+# The form answers "That role grant no longer exists." on the dashboard; nothing is removed.
+FOREIGN_OUTCOME = {"tournaments:revoke_role": "302"}
+
+
+@pytest.mark.parametrize(("key", "index"), list(foreign_cases()))
+def test_another_events_objects_are_out_of_reach(client, w, key, index):
+    """Our organiser with another event's ids: 404 under our event's address (the object is
+    not in it), 403 where the address names only the object (not their event)."""
+    case = TABLE[key][index]
+    route = site_urls()[key]
+    params = default_params(w) | {k: resolve_value(w, v) for k, v in case.params.items()}
+    params |= {k: v for k, v in w.foreign.items() if f"<int:{k}>" in route or k == "who"}
+    url = fill(route, params)
+    client.force_login(w.organiser)
+    before = snapshot()
+    response = request(client, case.method, url, case.query)
+    expected = FOREIGN_OUTCOME.get(key, "404" if "<int:event_id>" in route else "403")
+    assert matches_outcome(expected, response), (
+        f"{case.method.upper()} {url} ({key}) with another event's ids: expected {expected}, "
+        f"got {response.status_code} {response.get('Location', '')}"
+    )
+    assert snapshot() == before
+
+
+# --- draft events ----------------------------------------------------------------------------
+
+# Every public route that reads one event: a draft answers only its organisers.
+DRAFT_ROUTES = [
+    "tournaments:event",
+    "tournaments:pairings",
+    "tournaments:standings",
+    "tournaments:bracket",
+    "tournaments:projector",
+    "decks:index",
+    "decks:detail",
+    "tournaments:api_event",
+    "tournaments:api_rounds",
+    "tournaments:api_standings",
+    "decks:api_decklist",
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("key", DRAFT_ROUTES)
+def test_a_draft_event_is_visible_only_to_its_organisers(client, w, key, role):
+    """Even with its decklists set to public, a draft is not there for anyone else:
+    its judge and its registered player included."""
+    params = default_params(w) | {
+        "event_id": w.draft.pk,
+        "registration_id": w.draft_registration.pk,
+        "who": w.draft_registration.pk,
+    }
+    url = fill(site_urls()[key], params)
+    user = w.user(role)
+    if user is not None:
+        client.force_login(user)
+    response = client.get(url)
+    refused = "401/403|404" if url.startswith("/api/") else "404"
+    expected = "200" if role == "organiser" else refused
+    assert matches_outcome(expected, response), (
+        f"GET {url} ({key}) as {role}: expected {expected}, got {response.status_code}"
+    )
+    if role != "organiser":
+        assert w.draft.name not in response.content.decode()
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "judge"])
+def test_draft_events_are_in_no_public_list(client, w, role):
+    user = w.user(role)
+    if user is not None:
+        client.force_login(user)
+    for url in ("/", "/events/", "/api/v1/events/"):
+        body = client.get(url).content.decode()
+        assert w.draft.name not in body, f"{url} lists the draft event to {role}"
+        assert w.event.name in body, f"{url} should list the running event to {role}"
+
+
+# --- the admin, as one group ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_admin_is_closed_to_everyone_but_site_staff(client, w, role):
+    """Event roles give no admin access: every admin URL sends them to the admin's log-in
+    (or its index, for log-out); only the log-in page itself answers."""
+    user = w.user(role)
+    if user is not None:
+        client.force_login(user)
+    params = default_params(w)
+    wrong = []
+    for route in admin_routes():
+        url = fill(route, params)
+        response = client.get(url)
+        if route == "admin/login/":
+            ok = response.status_code == 200
+        else:
+            ok = response.status_code == 302 and response["Location"].startswith("/admin/")
+        if not ok:
+            wrong.append(f"{url}: {response.status_code} {response.get('Location', '')}")
+    assert not wrong, f"admin URLs served to {role}: {wrong}"
+
+
+def test_site_staff_do_get_the_admin(client, w):
+    admin = User.objects.create_superuser("root", "root@example.org", "x")
+    client.force_login(admin)
+    assert client.get("/admin/").status_code == 200
+    assert client.get(f"/admin/tournaments/event/{w.event.pk}/change/").status_code == 200
