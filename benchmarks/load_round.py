@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import math
@@ -356,6 +357,13 @@ def check_judge_sees_disputes(site: Site, plan: Plan) -> list[str]:
 # -- the whole run ---------------------------------------------------------------------------
 
 
+def run_in_own_loop(coroutine: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: the caller's thread may already run a loop
+    (pytest-playwright's, when the browser tests ran earlier in the same session)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def run_load(
     site: Site,
     players: int = 512,
@@ -371,7 +379,7 @@ def run_load(
     plan = seed(site, players, conflicts, rng)
     report = Report(players, len(plan.expected), min(conflicts, len(plan.expected)), spread)
     report.web = site.base_url
-    window, latencies, outcomes = asyncio.run(
+    window, latencies, outcomes = run_in_own_loop(
         report_everything(site.base_url, plan, spread, limit, rng)
     )
     report.load_average = [round(x, 2) for x in os.getloadavg()]

@@ -131,6 +131,11 @@ def _registration(request: Request, event: Event, who: str) -> Registration:
     return registration
 
 
+WHO = OpenApiParameter(
+    "who", str, OpenApiParameter.PATH, description="`mine`, or a registration id."
+)
+
+
 class DecklistView(APIView):
     """GET a decklist (its player, the staff, or anyone once published);
     PUT {"text": ..., "submit": bool} — the player's own list only."""
@@ -141,14 +146,7 @@ class DecklistView(APIView):
         operation_id="decklist_detail",
         summary="A player's decklist (theirs, the staff's, or anyone's once published)",
         tags=["decks"],
-        parameters=[
-            OpenApiParameter(
-                "who",
-                str,
-                OpenApiParameter.PATH,
-                description="`mine`, or a registration id.",
-            )
-        ],
+        parameters=[WHO],
         responses=responses(
             {200: (ref("Decklist"), "The decklist.")},
             403,
@@ -170,14 +168,7 @@ class DecklistView(APIView):
         operation_id="decklist_save",
         summary="Save (and optionally submit) the player's own decklist",
         tags=["decks"],
-        parameters=[
-            OpenApiParameter(
-                "who",
-                str,
-                OpenApiParameter.PATH,
-                description="`mine`, or a registration id.",
-            )
-        ],
+        parameters=[WHO],
         request=body(["text"], text={**STR, "maxLength": 20000}, submit=BOOL),
         responses=responses(
             {

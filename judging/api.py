@@ -196,6 +196,17 @@ def _penalties() -> QuerySet:
     ).order_by("issued_at", "pk")
 
 
+# What a judge sends to preview or issue a penalty: the same fields either way.
+PENALTY_BODY = body(
+    ["player", "infraction"],
+    match={**NULL_INT, "description": "The match (table); leave out outside a match."},
+    player={**INT, "description": "The player's registration id."},
+    infraction={"type": "string", "enum": list(INFRACTIONS)},
+    game={**INT, "minimum": 1},
+    notes=STR,
+)
+
+
 class PenaltyPreview(APIView):
     """POST {match, player, infraction, game}: what the penalty would cause, before issuing."""
 
@@ -205,14 +216,7 @@ class PenaltyPreview(APIView):
         operation_id="penalty_preview",
         summary="What a penalty would cause, before issuing it",
         tags=["judging"],
-        request=body(
-            ["player", "infraction"],
-            match={**NULL_INT, "description": "The match (table); leave out outside a match."},
-            player={**INT, "description": "The player's registration id."},
-            infraction={"type": "string", "enum": list(INFRACTIONS)},
-            game={**INT, "minimum": 1},
-            notes=STR,
-        ),
+        request=PENALTY_BODY,
         responses=responses(
             {200: (ref("PenaltyPreview"), "The consequences and the rules applied.")},
             *BODY_ERRORS,
@@ -248,14 +252,7 @@ class PenaltyList(APIView):
         operation_id="penalty_issue",
         summary="Issue a penalty",
         tags=["judging"],
-        request=body(
-            ["player", "infraction"],
-            match={**NULL_INT, "description": "The match (table); leave out outside a match."},
-            player={**INT, "description": "The player's registration id."},
-            infraction={"type": "string", "enum": list(INFRACTIONS)},
-            game={**INT, "minimum": 1},
-            notes=STR,
-        ),
+        request=PENALTY_BODY,
         responses=responses(
             {201: (ref("Penalty"), "Issued, with what it caused.")}, *BODY_ERRORS, 403, 404
         ),
