@@ -33,7 +33,6 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +53,7 @@ from tests.integration.topology import (  # noqa: E402 (needs ROOT on the path)
     Topology,
     migrated_template,
     missing_services,
+    run_manage,
 )
 
 # Sizing for a 2-core machine: requests mostly wait on PostgreSQL (each report locks the
@@ -90,18 +90,7 @@ class ExistingSite:
     def django(self, code: str) -> str:
         env = {**os.environ, "DATABASE_URL": self.database_url}
         env.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
-        done = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", code],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=600,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"seeding through manage.py failed:\n{done.stderr[-3000:]}")
-        return done.stdout
+        return run_manage(["shell", "-c", code], env).stdout
 
     def sql(self, query: str, *params: Any) -> list[tuple]:
         with psycopg.connect(self.database_url, autocommit=True) as conn:

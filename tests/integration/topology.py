@@ -78,6 +78,23 @@ def admin_sql(statement: str, admin_url: str | None = None) -> None:
         conn.execute(statement)
 
 
+def run_manage(
+    args: Any, env: dict[str, str], *, check: bool = True, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    """``manage.py`` under ``env``; with ``check``, a failure raises with its stderr."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if check and done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-4000:]}")
+    return done
+
+
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.2) -> Any:
     """Poll until ``predicate()`` is truthy; fail naming ``what`` on timeout."""
     deadline = time.monotonic() + timeout
@@ -300,15 +317,7 @@ class Topology:
         return process
 
     def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=check,
-            timeout=300,
-        )
+        return run_manage(args, self.env, check=check)
 
     def django(self, code: str) -> str:
         """Run Python inside the deployment's Django (``manage.py shell -c``); its stdout."""
@@ -425,16 +434,7 @@ def migrated_template(static_root: Path, admin_url: str | None = None) -> Iterat
     env.pop("CACHE_URL", None)
     try:
         for args in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-            done = subprocess.run(
-                [sys.executable, "manage.py", *args],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            if done.returncode != 0:
-                raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-4000:]}")
+            run_manage(args, env)
         yield name
     finally:
         with contextlib.suppress(psycopg.Error):
