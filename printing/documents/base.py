@@ -119,8 +119,7 @@ class DocumentKind:
         """The chunk's HTML as WeasyPrint gets it, and the context it came from."""
         wanted = self.wanted(units)
         head, rows = self.rows(event, round_number, wanted)
-        context: dict[str, Any] = {"head": head, "page_size": self.page_size(event)}
-        context["kind"] = self.name
+        context = {"head": head, "page_size": self.page_size(event), "kind": self.name}
         context.update(self.context(event, rows, wanted))
         return render_to_string(self.template, context), context
 
