@@ -1,6 +1,6 @@
 """Print jobs: ask for a document, reuse an unchanged one, render it in chunks on workers.
 
-A job is split into chunks (``documents.CHUNK`` units each) that Celery workers
+A job is split into chunks (its document kind's ``chunk`` units each) that Celery workers
 render side by side; a final task joins the parts into one PDF. More workers make
 a big job faster. On the embedded default the same tasks run in-process.
 
@@ -69,9 +69,10 @@ def request_print(event: Event, kind: str, round_number: int | None, user) -> tu
 
     Returns (job, reused).
     """
-    if kind not in documents.KINDS:
+    document = documents.find(kind)
+    if document is None:
         raise ServiceError(f"Unknown document {kind!r}.")
-    if documents.needs_round(kind):
+    if document.per_round:
         if round_number is None:
             raise ServiceError("Choose the round to print.")
         if not event.rounds.filter(number=round_number).exists():
@@ -116,8 +117,7 @@ def enqueue(job: PrintJob) -> bool:
     Returns whether the job was sent.
     """
     units = documents.plan(job.kind, job.event, job.round_number)
-    size = documents.CHUNK.get(job.kind, 50)
-    chunks = [units[i : i + size] for i in range(0, len(units), size)] or [[]]
+    chunks = documents.get(job.kind).chunks(units)
     PrintJob.objects.filter(pk=job.pk).update(total_chunks=len(chunks), done_chunks=0)
     work = chord(
         [render_chunk.s(job.pk, index, chunk) for index, chunk in enumerate(chunks)],

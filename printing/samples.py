@@ -74,9 +74,9 @@ def main() -> int:
             first_page_png(pdf_path, args.out / f"{image}.png")
             print(f"wrote {args.out / image}.png")
         if args.all:
-            for kind in documents.KINDS:
-                path = args.out / f"sample-{kind.replace('_', '-')}.pdf"
-                path.write_bytes(render(documents, kind, event, number))
+            for kind in documents.all_kinds():
+                path = args.out / f"sample-{kind.name.replace('_', '-')}.pdf"
+                path.write_bytes(render(documents, kind.name, event, number))
                 print(f"wrote {path}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

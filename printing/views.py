@@ -26,8 +26,7 @@ def print_page(request: HttpRequest, event: Event) -> HttpResponse:
     jobs.resend_jobs(recent)  # reloading the page after a Redis outage sends waiting jobs
     context = {
         "event": event,
-        "kinds": documents.KINDS,
-        "round_kinds": [k for k in documents.KINDS if documents.needs_round(k)],
+        "kinds": documents.all_kinds(),
         "rounds": list(event.rounds.values_list("number", flat=True)),
         "current": current.number if current else None,
         "jobs": recent,
@@ -50,7 +49,7 @@ def request_print(request: HttpRequest, event: Event) -> HttpResponse:
     elif reused:
         messages.info(request, "Nothing changed since the last print: the same file is reused.")
     else:
-        messages.success(request, f"Printing {documents.KINDS[kind].lower()}…")
+        messages.success(request, f"Printing {documents.get(kind).title.lower()}…")
     return redirect(reverse("printing:page", args=[event.pk]) + f"#job-{job.pk}")
 
 
@@ -64,7 +63,9 @@ def job_row(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     jobs.resend_if_waiting(job)
     return render(
-        request, "printing/_job_row.html", {"event": event, "job": job, "kinds": documents.KINDS}
+        request,
+        "printing/_job_row.html",
+        {"event": event, "job": job, "kinds": documents.all_kinds()},
     )
 
 

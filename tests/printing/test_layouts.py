@@ -19,6 +19,8 @@ from pypdf import PdfReader
 from decks.models import Decklist
 from judging.models import Penalty
 from printing import documents
+from printing.documents.base import script_lang
+from printing.documents.slips import match_url
 from printing.render import STATIC_PREFIX, StaticOnlyFetcher, join_pdfs, page_count
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
@@ -206,8 +208,8 @@ def test_qr_code_holds_the_match_result_address(round_one, tmp_path: Path):
         check=True,
     )
     decoded = {code.text for code in zxingcpp.read_barcodes(Image.open(tmp_path / "page.png"))}
-    assert decoded == {documents.match_url(event.pk, pk) for pk in units}
-    assert documents.match_url(event.pk, units[0]) == (
+    assert decoded == {match_url(event.pk, pk) for pk in units}
+    assert match_url(event.pk, units[0]) == (
         f"{settings.SITE_URL}/events/{event.pk}/matches/{units[0]}/"
     )
 
@@ -278,7 +280,7 @@ def test_chunks_joined_equal_one_render(organiser, monkeypatch):
     assert page_count(joined) == page_count(whole) == 3  # 10 tables: 4 + 4 + 2
     assert pages_text(joined) == pages_text(whole)
 
-    monkeypatch.setitem(documents.ROWS_PER_PAGE, "pairings_by_name", 6)
+    monkeypatch.setattr(documents.get("pairings_by_name"), "units_per_page", 6)
     seats = documents.plan("pairings_by_name", event, 1)
     whole = documents.render_units("pairings_by_name", event.pk, 1, seats)
     parts = [
@@ -293,7 +295,7 @@ def test_chunks_joined_equal_one_render(organiser, monkeypatch):
 
 def test_queries_stay_constant_whatever_the_number_of_units(full_event):
     event, _round = full_event
-    for kind in documents.KINDS:
+    for kind in (document.name for document in documents.all_kinds()):
         number = 1 if documents.needs_round(kind) else None
         with CaptureQueriesContext(connection) as planned:
             units = documents.plan(kind, event, number)
@@ -313,11 +315,15 @@ def test_plans_follow_print_order_and_kinds_are_checked(round_one):
     matches = seated(event, 1)
     assert documents.plan("match_slips", event, 1) == [m.pk for m in matches]
     assert documents.plan("decklist_blank", event, None) == [0]
-    assert set(documents.CHUNK) == set(documents.KINDS)
-    assert [k for k in documents.KINDS if documents.needs_round(k)] == [
-        "match_slips",
-        "pairings_by_name",
-        "pairings_by_table",
+    # The print page's order, what each is printed for, and the chunk a job cuts it into.
+    assert [(k.name, k.per_round, k.chunk) for k in documents.all_kinds()] == [
+        ("match_slips", True, 40),
+        ("pairings_by_name", True, 224),
+        ("pairings_by_table", True, 224),
+        ("standings", False, 200),
+        ("decklist_blank", False, 1),
+        ("decklists", False, 25),
+        ("penalty_report", False, 1),
     ]
     with pytest.raises(ValueError, match="Unknown print document"):
         documents.plan("posters", event, 1)
@@ -350,6 +356,6 @@ def test_documents_fetch_only_static_files():
     ):
         with pytest.raises(ValueError, match="only use /static/"):
             fetcher.fetch(url)
-    assert documents.script_lang("김민준") == "ko"
-    assert documents.script_lang("やまだ") == "ja"
-    assert documents.script_lang("Zoë") == documents.script_lang("山田太郎") == ""
+    assert script_lang("김민준") == "ko"
+    assert script_lang("やまだ") == "ja"
+    assert script_lang("Zoë") == script_lang("山田太郎") == ""

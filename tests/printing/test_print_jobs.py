@@ -36,7 +36,7 @@ def pdf_of(job: PrintJob) -> PdfReader:
 
 
 def test_slips_are_rendered_in_chunks_and_joined(paired, organiser, monkeypatch):
-    monkeypatch.setitem(documents.CHUNK, "match_slips", 4)  # 6 tables -> 2 parts
+    monkeypatch.setattr(documents.get("match_slips"), "pages_per_chunk", 1)  # 6 tables: 2 parts
     job, reused = jobs.request_print(paired, "match_slips", 1, organiser)
     job.refresh_from_db()
     assert not reused and job.status == PrintJob.Status.DONE
