@@ -225,7 +225,9 @@ class Round(models.Model):
 
 class Match(models.Model):
     """One table of a round. ``games`` holds each game's winner (a Registration id) or
-    None for a drawn game, as the event interchange format does."""
+    None for a drawn game, as the event interchange format does; ``match_games`` reads
+    and writes it, and only the result services (``results``, ``penalty_results``)
+    change it."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a result"
