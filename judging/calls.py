@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from judging.models import JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
-from tournaments.models import Event, EventLog, Match, Round
+from tournaments import clock
+from tournaments.models import Event, Match, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from tournaments.services import ServiceError
 
@@ -197,24 +198,8 @@ def _extend(call: JudgeCall, actor, minutes: int) -> None:
         )
     if minutes < 1:
         raise CallError("A time extension needs at least one minute.", "minutes")
-    # The round row too: close_round locks it, so the round cannot close under the extension.
-    match = (
-        Match.objects.select_for_update(of=("self", "round"))
-        .select_related("round")
-        .get(pk=call.match_id)
-    )
-    if match.round.status == Round.Status.CLOSED:
-        raise CallError(
-            f"Round {match.round.number} is closed: table {match.table} can get no more time.",
-            "grant_extension",
-        )
-    match.extension_minutes += minutes
-    match.save(update_fields=["extension_minutes"])
+    try:
+        clock.extend_match_time(call.match, minutes, actor, call=call.pk)
+    except ServiceError as exc:
+        raise CallError(str(exc), "grant_extension") from None
     call.extension_minutes = minutes
-    EventLog.objects.create(
-        event=call.event,
-        round_number=match.round.number,
-        actor=actor,
-        action="time_extension",
-        data={"table": match.table, "minutes": minutes, "call": call.pk},
-    )

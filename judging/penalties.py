@@ -1,8 +1,9 @@
 """Issuing and voiding penalties, and applying what they escalate to (900-series).
 
 The rules engine's ``penalties`` question decides the escalation from a match's
-penalties in issue order; this module only applies its answer to results,
-standings and pairings, and takes it back when a penalty is voided.
+penalties in issue order; this module decides what that answer means now (what to
+apply, what to take back) and has ``tournaments.penalty_results`` apply it to
+results and entries, which logs every change it makes.
 
 Every change runs in one transaction that locks the match row (or the player's
 row, for a penalty outside a match) before counting penalties, so two judges
@@ -19,9 +20,10 @@ What a consequence does:
 * ``disqualification`` (906, 903.1c, 907.4): the player is marked disqualified and
   dropped (never paired again, ranked last); an unfinished match they were in is lost.
 
-Each applied consequence keeps what it replaced, so voiding a penalty can restore
-it — unless the event has moved on (a later round is paired), in which case the
-judge is told exactly what to put right by hand.
+Each applied consequence keeps what it replaced (the ``undo`` record the result
+service returned), so voiding a penalty can restore it — unless the event has moved
+on (a later round is paired), in which case the judge is told exactly what to put
+right by hand.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from judging.models import Penalty
+from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine import adjudicate
 from rules_engine.iacta.tournament import INFRACTIONS
+from tournaments import penalty_results
+from tournaments.match_games import InvalidResult, check_game_number
 from tournaments.models import Event, Match, Registration
-from tournaments.results import BEST_OF
+from tournaments.penalty_results import Cause, Left, Leftover
 from tournaments.services import ServiceError
 
 GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
@@ -137,9 +141,10 @@ def check_player_in_match(player: Registration, match: Match | None) -> None:
 
 
 def check_game(game: int, event: Event) -> None:
-    best_of = BEST_OF[event.match_format]
-    if not 1 <= game <= best_of + 2:
-        raise ServiceError(f"Game {game} is not a game of a best-of-{best_of} match.")
+    try:
+        check_game_number(game, event.match_format)
+    except InvalidResult as exc:
+        raise ServiceError(str(exc)) from None
 
 
 @transaction.atomic
@@ -157,7 +162,7 @@ def issue_penalty(
     player = Registration.objects.select_related("event").get(pk=player.pk)
     check_player_in_match(player, match)
     check_game(game, player.event)
-    _lock(match, player)
+    penalty_results.lock_for_penalty(player, match)
     _check_room(_standing_penalties(match, player))
     penalty = Penalty.objects.create(
         event=player.event,
@@ -169,7 +174,7 @@ def issue_penalty(
         judge=judge,
         notes=notes.strip(),
     )
-    reconcile(match, player)
+    reconcile(match, player, judge)
     penalty.refresh_from_db()
     return penalty
 
@@ -179,7 +184,7 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     """Void a penalty and undo what it caused; returns what must be put right by hand."""
     if not reason.strip():
         raise ServiceError("Give a reason for voiding the penalty: it stays in the record.")
-    _lock(penalty.match, penalty.player)
+    penalty_results.lock_for_penalty(penalty.player, penalty.match)
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.is_void:
         raise ServiceError("This penalty is already void.")
@@ -187,20 +192,14 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     penalty.voided_by = judge
     penalty.void_reason = reason.strip()
     penalty.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    return reconcile(penalty.match, penalty.player)
+    why = f"penalty {penalty.pk} voided ({penalty.void_reason})"
+    return reconcile(penalty.match, penalty.player, judge, why)
 
 
-def _lock(match: Match | None, player: Registration) -> None:
-    """Event, then match, then player: the order results.py locks in, so no deadlock."""
-    Event.objects.select_for_update().filter(pk=player.event_id).first()
-    if match is not None:
-        Match.objects.select_for_update().filter(pk=match.pk).first()
-    Registration.objects.select_for_update().filter(pk=player.pk).first()
-
-
-def reconcile(match: Match | None, player: Registration) -> list[str]:
+def reconcile(match: Match | None, player: Registration, judge=None, why: str = "") -> list[str]:
     """Make applied consequences equal what the engine says the live penalties cause.
 
+    ``judge`` and ``why`` are what the result logs keep for the changes this makes.
     Returns instructions for whatever could not be undone automatically.
     """
     live = _standing_penalties(match, player)
@@ -219,13 +218,13 @@ def reconcile(match: Match | None, player: Registration) -> list[str]:
     manual: list[str] = []
     for penalty in reversed(involved):
         for gone in reversed([c for c in penalty.consequences if c not in kept_of[penalty.pk]]):
-            manual += _undo(penalty, gone)
+            manual += _undo(penalty, gone, judge, why)
     for penalty in involved:
         kept = kept_of[penalty.pk]
         present = {_key(c) for c in kept}
         for consequence in wanted.get(penalty.pk, []):
             if _key(consequence) not in present:
-                kept.append(_apply(penalty, consequence))
+                kept.append(_apply(penalty, consequence, judge))
         if kept != penalty.consequences:
             penalty.consequences = kept
             penalty.save(update_fields=["consequences"])
@@ -245,122 +244,69 @@ def _key(consequence: dict) -> tuple:
     return (consequence["result"], consequence.get("game"), consequence["rule"])
 
 
-def _opponent(match: Match, player: Registration) -> int | None:
-    return match.player_b_id if match.player_a_id == player.pk else match.player_a_id
-
-
-def _apply(penalty: Penalty, consequence: dict) -> dict:
+def _apply(penalty: Penalty, consequence: dict, judge) -> dict:
     """Apply one consequence; return it with what it replaced."""
     record = {key: consequence[key] for key in ("result", "game", "rule")}
     match = Match.objects.get(pk=penalty.match_id) if penalty.match_id else None
-    if consequence["result"] == GAME_LOSS and match is not None and not match.is_bye:
-        record["undo"] = _apply_game_loss(match, penalty.player, consequence["game"], penalty.pk)
-    elif consequence["result"] == MATCH_LOSS and match is not None and not match.is_bye:
-        record["undo"] = _apply_match_loss(match, penalty.player)
+    reason = f"{_consequence_words(consequence)} for {penalty.player.display_name}: " + (
+        INFRACTION_LABELS.get(penalty.infraction, penalty.infraction)
+    )
+    cause = Cause(penalty.pk, reason)
+    in_match = match is not None and not match.is_bye
+    if consequence["result"] == GAME_LOSS and in_match:
+        record["undo"] = penalty_results.force_game_loss(
+            match, penalty.player, consequence["game"], judge, cause
+        )
+    elif consequence["result"] == MATCH_LOSS and in_match:
+        record["undo"] = penalty_results.force_match_loss(match, penalty.player, judge, cause)
     elif consequence["result"] == DQ:
-        record["undo"] = _apply_disqualification(penalty.player, match)
+        record["undo"] = penalty_results.disqualify(penalty.player, match, judge, cause)
     return record
 
 
-def _apply_game_loss(match: Match, player: Registration, game: int, penalty_id: int) -> dict:
-    undo = {"games": list(match.games), "forced_games": list(match.forced_games)}
-    winner = _opponent(match, player)
-    match.forced_games = [
-        *match.forced_games,
-        {"game": game, "winner": winner, "penalty": penalty_id},
-    ]
-    if match.games:  # a result is already in: that game now goes to the opponent
-        games = list(match.games)
-        if game <= len(games):
-            games[game - 1] = winner
-        else:
-            games.append(winner)
-        match.games = games
-    match.save(update_fields=["forced_games", "games"])
-    return undo
-
-
-def _apply_match_loss(match: Match, player: Registration) -> dict:
-    undo = {"games": list(match.games), "status": match.status}
-    needed = BEST_OF[match.round.event.match_format] // 2 + 1
-    match.games = [_opponent(match, player)] * needed
-    match.status = Match.Status.FINAL
-    match.save(update_fields=["games", "status"])
-    return undo
-
-
-def _last_round_number(event: Event) -> int:
-    return event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-
-
-def _apply_disqualification(player: Registration, match: Match | None) -> dict:
-    player = Registration.objects.select_related("event").get(pk=player.pk)
-    undo = {
-        "status": player.status,
-        "dropped_after_round": player.dropped_after_round,
-        "disqualified": player.disqualified,
-        "last_round": _last_round_number(player.event),
-    }
-    player.disqualified = True
-    player.status = Registration.Status.DROPPED
-    player.dropped_after_round = undo["last_round"]
-    player.save(update_fields=["disqualified", "status", "dropped_after_round"])
-    if match is not None and not match.is_bye and not match.has_result:
-        undo["match"] = _apply_match_loss(match, player)
-    return undo
-
-
-def _undo(penalty: Penalty, consequence: dict) -> list[str]:
+def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:
     """Reverse one applied consequence, or say what to reverse by hand."""
     undo = consequence.get("undo")
     if undo is None:
         return []
     match = Match.objects.select_related("round__event").filter(pk=penalty.match_id).first()
     player = Registration.objects.select_related("event").get(pk=penalty.player_id)
-    word = RESULT_WORDS[consequence["result"]]
+    words = _consequence_words(consequence)
+    cause = Cause(
+        penalty.pk, f"{words} for {player.display_name} taken back: {why or 'no longer due'}"
+    )
     if consequence["result"] == DQ:
-        return _undo_disqualification(player, match, undo)
-    if match is None:
+        left = penalty_results.undo_disqualification(player, match, undo, judge, cause)
+    elif match is None:
         return []
-    where = f"table {match.table} of round {match.round.number}"
-    if _last_round_number(player.event) > match.round.number:
-        return [
+    elif consequence["result"] == GAME_LOSS:
+        left = penalty_results.undo_game_loss(match, player, undo, judge, cause)
+    else:
+        left = penalty_results.undo_match_loss(match, player, undo, judge, cause)
+    return [_by_hand(item, consequence, player, match) for item in left]
+
+
+def _by_hand(left: Leftover, consequence: dict, player: Registration, match: Match | None) -> str:
+    """What the judge must put right because the reversal could not."""
+    word = RESULT_WORDS[consequence["result"]]
+    where = f"table {match.table} of round {match.round.number}" if match is not None else ""
+    if left.kind == Left.LATER_ROUND_PAIRED:
+        return (
             f"The {word} for {player.display_name} at {where} no longer applies, but round "
-            f"{_last_round_number(player.event)} is already paired: correct the result of "
+            f"{left.last_round} is already paired: correct the result of "
             f"{where} by hand (the pairings already made stand)."
-        ]
-    if consequence["result"] == GAME_LOSS:
-        forced = [f for f in match.forced_games if f.get("penalty") != penalty.pk]
-        if undo["games"] or not match.games:
-            Match.objects.filter(pk=match.pk).update(forced_games=forced, games=undo["games"])
-            return []
-        Match.objects.filter(pk=match.pk).update(forced_games=forced)
-        return [
+        )
+    if left.kind == Left.REPORTED_SINCE:
+        return (
             f"The result of {where} was reported after the {word} and counts it: check the "
             "score with the players and correct it if needed."
-        ]
-    Match.objects.filter(pk=match.pk).update(games=undo["games"], status=undo["status"])
-    return []
-
-
-def _undo_disqualification(player: Registration, match: Match | None, undo: dict) -> list[str]:
-    Registration.objects.filter(pk=player.pk).update(
-        status=undo["status"],
-        dropped_after_round=undo["dropped_after_round"],
-        disqualified=undo["disqualified"],
-    )
-    manual = []
-    if "match" in undo and match is not None:
-        if _last_round_number(player.event) > match.round.number:
-            manual.append(
-                f"The match loss from the disqualification at table {match.table} of round "
-                f"{match.round.number} stands in the record: correct it by hand if needed."
-            )
-        else:
-            Match.objects.filter(pk=match.pk).update(**undo["match"])
-    if _last_round_number(player.event) > undo["last_round"]:
-        manual.append(
-            f"{player.display_name} was not paired in the rounds paired while disqualified; "
-            "they are paired again from the next round."
         )
-    return manual
+    if left.kind == Left.MATCH_LOSS_STANDS:
+        return (
+            f"The match loss from the disqualification at {where} stands in the record: "
+            "correct it by hand if needed."
+        )
+    return (
+        f"{player.display_name} was not paired in the rounds paired while disqualified; "
+        "they are paired again from the next round."
+    )

@@ -16,6 +16,7 @@ from judging import penalties as penalty_service
 from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
 from tournaments import rounds
 from tournaments.models import Event, Match, Registration
+from tournaments.results import games_of
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.services import ServiceError
 
@@ -165,8 +166,11 @@ def match_page(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
         "penalties": match.penalties.select_related("player__user", "judge"),
         "calls": match.judge_calls.select_related("judge"),
         "game_losses": [
-            {**f, "loser": match.player_b if f["winner"] == match.player_a_id else match.player_a}
-            for f in match.forced_games
+            {
+                "game": f.game,
+                "loser": match.player_b if f.winner == match.player_a_id else match.player_a,
+            }
+            for f in games_of(match).forced
         ],
     }
     return render(request, "judging/match.html", context)

@@ -97,7 +97,7 @@ def build_event():
 
     from decks.models import Decklist
     from judging.models import Penalty
-    from tournaments import results, rounds, services
+    from tournaments import clock, results, rounds, services
     from tournaments.models import Event, Registration
     from tournaments.results import Score
 
@@ -120,7 +120,7 @@ def build_event():
         results.enter_result(match, Score.parse(("2-0", "2-1", "1-2")[i % 3]), organiser)
     rounds.close_round(first, organiser)
     second = rounds.pair_next_round(event, organiser)
-    second.matches.filter(table=2).update(extension_minutes=5)
+    clock.extend_match_time(second.matches.get(table=2), 5, organiser)
     table_one = second.matches.get(table=1)
     Decklist.objects.create(
         registration=table_one.player_a,

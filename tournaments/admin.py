@@ -75,9 +75,9 @@ class MatchAdmin(admin.ModelAdmin):
 
 @admin.register(ResultChange)
 class ResultChangeAdmin(admin.ModelAdmin):
-    list_display = ["changed_at", "match", "action", "changed_by", "reason"]
+    list_display = ["changed_at", "match", "action", "changed_by", "source", "reason"]
     list_filter = ["action"]
-    search_fields = ["reason"]
+    search_fields = ["reason", "source"]
     list_select_related = ["match__round__event", "changed_by"]
 
 

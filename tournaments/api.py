@@ -87,24 +87,18 @@ def match_json(match: Match) -> dict:
     players = [
         {"id": p.public_id, "name": p.display_name, "registration": p.pk} for p in match.players()
     ]
+    games = results.games_of(match)
     return {
         "id": match.pk,
         "table": match.table,
         "players": players,
         "bye": match.is_bye,
         "status": match.status,
-        "score": str(results.games_to_score(match.games, match)) if match.games else None,
-        "games": [_game_winner(match, g) for g in match.games],
+        "score": games.score_text(),
+        "games": games.public({p.pk: p.public_id for p in match.players()}),
         "extension_minutes": match.extension_minutes,
         "explanation": match.explanation,
     }
-
-
-def _game_winner(match: Match, registration_id: int | None) -> str | None:
-    for player in match.players():
-        if player.pk == registration_id:
-            return player.public_id
-    return None
 
 
 def round_json(round_: Round) -> dict:
@@ -284,7 +278,7 @@ class TopCut(APIView):
 
 
 def _score(request: Request) -> results.Score:
-    return results.Score.parse(str(request.data.get("score", "")))
+    return results.parse_score(str(request.data.get("score", "")))
 
 
 class MatchAction(APIView):

@@ -225,7 +225,9 @@ class Round(models.Model):
 
 class Match(models.Model):
     """One table of a round. ``games`` holds each game's winner (a Registration id) or
-    None for a drawn game, as the event interchange format does."""
+    None for a drawn game, as the event interchange format does; ``match_games`` reads
+    and writes it, and only the result services (``results``, ``penalty_results``)
+    change it."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a result"
@@ -273,7 +275,11 @@ class Match(models.Model):
 
 
 class ResultChange(models.Model):
-    """Every change to a match result: who, when, before and after."""
+    """Every change to a match result: who, when, before and after, and what caused it.
+
+    ``source`` names a cause other than a person's report or entry, such as
+    ``penalty:17`` for the penalty whose consequence changed the result.
+    """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
     changed_by = models.ForeignKey(
@@ -284,6 +290,9 @@ class ResultChange(models.Model):
     before = models.JSONField(default=dict)
     after = models.JSONField(default=dict)
     reason = models.TextField(blank=True)
+    source = models.CharField(
+        max_length=40, blank=True, help_text="What caused the change, if not a person: penalty:17."
+    )
 
     class Meta:
         ordering = ["changed_at", "pk"]

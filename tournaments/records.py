@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
 
 
@@ -23,13 +24,7 @@ class PlayerRecord:
 
 def match_winner(match: Match) -> int | None:
     """The winning Registration id, or None for a draw: more game wins wins the match."""
-    if match.is_bye:
-        return match.player_a_id
-    a = sum(1 for g in match.games if g == match.player_a_id)
-    b = sum(1 for g in match.games if g == match.player_b_id)
-    if a == b:
-        return None
-    return match.player_a_id if a > b else match.player_b_id
+    return match.player_a_id if match.is_bye else MatchGames.of(match).winner
 
 
 def is_active_in(registration: Registration, round_number: int) -> bool:

@@ -133,7 +133,7 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     match = get_object_or_404(Match, pk=match_id, round__event=event)
     error = ""
     try:
-        score = results.Score.parse(request.POST.get("score", ""))
+        score = results.parse_score(request.POST.get("score", ""))
         match = results.enter_result(match, score, request.user, request.POST.get("reason", ""))
     except ServiceError as exc:
         error = str(exc)
@@ -251,13 +251,14 @@ def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
     opponent = None
     if match is not None and not match.is_bye:
         opponent = match.player_b if match.player_a_id == registration.pk else match.player_a
+    games = results.games_of(match) if match is not None else None
     context = {
         "event": event,
         "me": registration,
         "match": match,
         "opponent": opponent,
         "i_reported": match is not None and match.reported_by_id == registration.pk,
-        "score": results.games_to_score(match.games, match) if match and match.games else None,
+        "score": games.score if games is not None and games.played else None,
     }
     return render(request, "tournaments/my_match.html", context)
 
@@ -266,7 +267,7 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
     action = request.POST.get("action")
     try:
         if action == "report":
-            score = results.Score.parse(request.POST.get("score", ""))
+            score = results.parse_score(request.POST.get("score", ""))
             if match.player_b_id == me.pk:  # players type their own wins first
                 score = results.Score(score.b, score.a, score.draws)
             match = results.report_result(match, me, score, request.user)

@@ -15,7 +15,7 @@ from judging.penalties import issue_penalty
 from tests.conftest import make_user
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import rounds
-from tournaments.models import Match
+from tournaments.models import EventLog, Match, ResultChange
 
 pytestmark = [
     pytest.mark.integration,
@@ -69,6 +69,7 @@ def test_two_judges_at_once_never_lose_a_penalty_nor_double_a_game_loss(table):
     assert len(table.forced_games) == 1  # the third warning's game loss, once
     caused = [c for p in Penalty.objects.filter(match=table) for c in p.consequences]
     assert [c["result"] for c in caused] == ["game_loss"]
+    assert EventLog.objects.filter(action="game_loss").count() == 1  # and logged once
 
 
 def test_simultaneous_fifth_warnings_make_one_match_loss(table):
@@ -84,3 +85,4 @@ def test_simultaneous_fifth_warnings_make_one_match_loss(table):
     assert caused.count("match_loss") == 1
     table.refresh_from_db()
     assert table.status == Match.Status.FINAL
+    assert [c.action for c in ResultChange.objects.filter(match=table)] == ["match_loss"]

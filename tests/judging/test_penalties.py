@@ -2,10 +2,11 @@
 
 import pytest
 
+from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
-from tournaments.models import Match, Registration
+from tournaments.models import EventLog, Match, Registration, ResultChange
 from tournaments.results import Score
 from tournaments.services import ServiceError
 from tournaments.standings_service import standings_rows
@@ -205,3 +206,163 @@ def test_penalty_for_someone_not_at_the_table_is_refused(table, judge):
 def test_game_number_must_fit_the_format(table, judge):
     with pytest.raises(ServiceError, match="Game 9 is not a game"):
         issue_penalty(table.player_a, "slow_play", judge, game=9, match=table)
+
+
+# --- the result log ----------------------------------------------------------------------
+
+
+def penalty_changes(penalty):
+    return list(ResultChange.objects.filter(source=f"penalty:{penalty.pk}"))
+
+
+def penalty_log(penalty):
+    return list(EventLog.objects.filter(data__source=f"penalty:{penalty.pk}").order_by("pk"))
+
+
+def confirmed(table, score):
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score.parse(score), a.user)
+    return results.confirm_result(table, b, b.user)
+
+
+def everything(table):
+    """What a refused or reversed change must leave as it was."""
+    table.refresh_from_db()
+    return (
+        table.games,
+        table.forced_games,
+        table.status,
+        list(Registration.objects.order_by("pk").values_list("status", "disqualified")),
+        ResultChange.objects.count(),
+        EventLog.objects.count(),
+        list(Penalty.objects.order_by("pk").values_list("consequences", "voided_at")),
+    )
+
+
+def test_a_game_loss_in_a_confirmed_match_is_one_result_change_and_its_void_another(table, judge):
+    a, b = table.player_a, table.player_b
+    confirmed(table, "2-1")
+    reported = ResultChange.objects.filter(match=table).count()
+    *_, third = warn(table, a, judge, 3, game=2)
+    (change,) = ResultChange.objects.filter(match=table)[reported:]
+    assert change.source == f"penalty:{third.pk}" and change.action == "game_loss"
+    assert change.changed_by == judge and "Game Loss in game 2 (905.1)" in change.reason
+    assert (change.before["score"], change.after["score"]) == ("2-1", "1-2")
+    assert change.after["games"] == [a.pk, b.pk, b.pk]
+
+    assert void_penalty(third, judge, "the clock was wrong") == []
+    first, second = ResultChange.objects.filter(match=table)[reported:]
+    assert first == change and second.source == f"penalty:{third.pk}"
+    assert second.action == "undo_game_loss" and "the clock was wrong" in second.reason
+    assert (second.before["score"], second.after["score"]) == ("1-2", "2-1")
+    table.refresh_from_db()
+    assert table.games == [a.pk, a.pk, b.pk] and table.forced_games == []
+    assert table.status == Match.Status.CONFIRMED
+
+
+def test_a_game_loss_before_any_result_changes_no_result_and_is_in_the_event_log(table, judge):
+    *_, third = warn(table, table.player_a, judge, 3, game=1)
+    assert penalty_changes(third) == []
+    (entry,) = penalty_log(third)
+    assert entry.action == "game_loss" and entry.actor == judge
+    assert entry.data == {
+        "table": table.table,
+        "player": table.player_a.display_name,
+        "game": 1,
+        "source": f"penalty:{third.pk}",
+    }
+
+
+def test_a_match_loss_is_logged_and_its_void_restores_the_result_exactly(table, judge, organiser):
+    results.enter_result(table, Score(1, 1), organiser)
+    before = everything(table)
+    (penalty,) = warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    (change,) = penalty_changes(penalty)
+    assert change.action == "match_loss" and change.after["score"] == "0-2"
+    void_penalty(penalty, judge, "misheard")
+    assert [c.action for c in penalty_changes(penalty)] == ["match_loss", "undo_match_loss"]
+    assert [e.action for e in penalty_log(penalty)] == ["match_loss", "undo_match_loss"]
+    games, forced, status, players, *_ = everything(table)
+    assert (games, forced, status, players) == before[:4]
+
+
+def test_a_disqualification_logs_the_drop_and_the_match_loss(table, judge):
+    cheat = table.player_a
+    (penalty,) = warn(table, cheat, judge, infraction="cheating")
+    drop, loss = penalty_log(penalty)
+    assert drop.action == "drop" and drop.round_number == 1 and drop.actor == judge
+    assert drop.data == {
+        "player": cheat.display_name,
+        "after_round": 1,
+        "disqualified": True,
+        "source": f"penalty:{penalty.pk}",
+    }
+    assert "Disqualification (906.5)" in drop.reason
+    assert loss.action == "match_loss"
+    (change,) = penalty_changes(penalty)
+    assert change.action == "match_loss" and change.before["status"] == Match.Status.PENDING
+    assert change.after == {
+        "status": Match.Status.FINAL,
+        "games": [table.player_b_id] * 2,
+        "score": "0-2",
+    }
+
+
+def test_voiding_a_disqualification_restores_player_and_match_exactly(table, judge):
+    before = everything(table)
+    (penalty,) = warn(table, table.player_a, judge, infraction="assault")
+    assert void_penalty(penalty, judge, "wrong person") == []
+    assert [e.action for e in penalty_log(penalty)] == [
+        "drop",
+        "match_loss",
+        "reinstate",
+        "undo_match_loss",
+    ]
+    assert [c.action for c in penalty_changes(penalty)] == ["match_loss", "undo_match_loss"]
+    games, forced, status, players, *_ = everything(table)
+    assert (games, forced, status, players) == before[:4]
+
+
+def test_refused_void_changes_nothing(table, judge):
+    *_, third = warn(table, table.player_a, judge, 3, game=1)
+    before = everything(table)
+    with pytest.raises(ServiceError, match="reason"):
+        void_penalty(third, judge, "  ")
+    assert everything(table) == before
+
+
+def test_a_void_once_the_event_moved_on_leaves_the_result_and_its_log_alone(
+    table, judge, organiser
+):
+    (penalty,) = warn(table, table.player_a, judge, infraction="unsporting_conduct_warning")
+    play_out(table.round, organiser)
+    rounds.close_round(table.round, organiser)
+    rounds.pair_next_round(table.round.event, organiser)
+    changes = ResultChange.objects.count()
+    assert len(void_penalty(penalty, judge, "video review")) == 1
+    assert ResultChange.objects.count() == changes
+    assert [e.action for e in penalty_log(penalty)] == ["match_loss"]
+
+
+def test_refused_penalties_change_nothing(table, judge):
+    before = everything(table)
+    other = table.round.matches.order_by("table").last().player_a
+    with pytest.raises(ServiceError):
+        issue_penalty(other, "cheating", judge, match=table)
+    with pytest.raises(ServiceError):
+        issue_penalty(table.player_a, "cheating", judge, game=9, match=table)
+    with pytest.raises(ServiceError):
+        issue_penalty(table.player_a, "no_such_infraction", judge, match=table)
+    assert everything(table) == before
+
+
+def test_voiding_a_game_loss_counted_by_a_later_report_asks_for_a_check(table, judge):
+    a, b = table.player_a, table.player_b
+    *_, third = warn(table, a, judge, 3, game=1)
+    results.report_result(table, b, Score(1, 2), b.user)
+    manual = void_penalty(third, judge, "wrong table")
+    assert len(manual) == 1 and "was reported after the Game Loss" in manual[0]
+    table.refresh_from_db()
+    assert table.forced_games == [] and table.games == [a.pk, b.pk, b.pk]
+    assert [e.action for e in penalty_log(third)] == ["game_loss", "undo_game_loss"]
+    assert penalty_changes(third) == []  # the result itself did not change

@@ -162,7 +162,9 @@ def test_outsider_cannot_report(table, organiser):
 )
 def test_impossible_scores_are_refused(table, score, words):
     with pytest.raises(ServiceError, match=words):
-        results.report_result(table, table.player_a, Score.parse(score), table.player_a.user)
+        results.report_result(
+            table, table.player_a, results.parse_score(score), table.player_a.user
+        )
 
 
 def test_staff_correction_is_kept_with_before_and_after(table, organiser):

@@ -1,7 +1,7 @@
 from django import template
 
 from tournaments.models import Match
-from tournaments.results import games_to_score
+from tournaments.results import games_of
 
 register = template.Library()
 
@@ -11,6 +11,7 @@ def score_of(match: Match) -> str:
     """The match's games as a score, first player's wins first: '2-1', '1-1-1', or '—'."""
     if match.is_bye:
         return "2-0"
-    if not match.games and match.status == Match.Status.PENDING:
+    games = games_of(match)
+    if not games.played and match.status == Match.Status.PENDING:
         return "—"
-    return str(games_to_score(match.games, match))
+    return str(games.score)

@@ -1,0 +1,240 @@
+"""What a penalty does to a match result or a player's entry, and taking it back.
+
+The judging app decides what a penalty escalates to (the rules engine's answer); these
+services apply it, so match results keep one writer. Each runs in one transaction and
+locks the event, then the match, then the player: the order ``results`` locks in, so a
+penalty and a report at the same table wait for each other instead of deadlocking.
+
+Each apply returns an undo record (what it replaced) that the caller keeps and hands
+back to the matching reversal. Records written by earlier versions have the same keys,
+so penalties issued before are reversed the same way.
+
+What is logged, always naming the penalty (``source`` "penalty:17") and a reason:
+
+* a ``ResultChange`` whenever the match's result (its games or status) changes. A game
+  loss in a match with no result yet changes no result, only what a later report must
+  count (``forced_games``): it writes no ``ResultChange``; its ``EventLog`` entry keeps it.
+* an ``EventLog`` entry for every consequence and every reversal: ``game_loss``,
+  ``match_loss``, ``drop`` (a disqualification, ``data.disqualified``), and
+  ``undo_game_loss``, ``undo_match_loss``, ``reinstate``.
+
+A reversal never changes a result once a later round is paired (pairings were made from
+it): it says so in a ``Leftover`` for the judge to put right by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.db import transaction
+
+from tournaments.models import Event, EventLog, Match, Registration
+from tournaments.results import games_of, locked_match, log_change, snapshot
+from tournaments.services import ServiceError
+
+
+@dataclass(frozen=True)
+class Cause:
+    """The penalty behind a change, and the words the logs keep for people."""
+
+    penalty: int
+    reason: str
+
+    @property
+    def source(self) -> str:
+        return f"penalty:{self.penalty}"
+
+
+class Left(StrEnum):
+    """What a reversal could not put back by itself."""
+
+    LATER_ROUND_PAIRED = "later_round_paired"  # the result stands: pairings depend on it
+    REPORTED_SINCE = "reported_since"  # the forced game is gone; a later report still counts it
+    MATCH_LOSS_STANDS = "match_loss_stands"  # a disqualification's match loss, round paired since
+    MISSED_ROUNDS = "missed_rounds"  # reinstated, but not paired in rounds paired meanwhile
+
+
+@dataclass(frozen=True)
+class Leftover:
+    kind: Left
+    last_round: int
+
+
+def last_round_number(event: Event) -> int:
+    """The latest round paired (0 before round 1)."""
+    return event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+
+
+def lock_for_penalty(player: Registration, match: Match | None) -> None:
+    """Event, then match, then player: held while a judge's penalties are counted and applied."""
+    Event.objects.select_for_update().filter(pk=player.event_id).first()
+    if match is not None:
+        Match.objects.select_for_update().filter(pk=match.pk).first()
+    Registration.objects.select_for_update().filter(pk=player.pk).first()
+
+
+def _locked(match: Match, player: Registration) -> tuple[Match, Registration]:
+    match = locked_match(match)
+    player = Registration.objects.select_for_update().select_related("event").get(pk=player.pk)
+    if match.is_bye:
+        raise ServiceError("A bye has no result a penalty can change.")
+    if player.pk not in (match.player_a_id, match.player_b_id):
+        raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
+    return match, player
+
+
+def _log_event(
+    player: Registration,
+    actor,
+    action: str,
+    cause: Cause,
+    *,
+    match: Match | None = None,
+    round_number: int | None = None,
+    **data,
+) -> None:
+    EventLog.objects.create(
+        event_id=player.event_id,
+        round_number=match.round.number if match is not None else round_number,
+        actor=actor,
+        action=action,
+        reason=cause.reason,
+        data={
+            **({"table": match.table} if match is not None else {}),
+            "player": player.display_name,
+            **data,
+            "source": cause.source,
+        },
+    )
+
+
+def _save_result(match: Match, before: dict, actor, action: str, cause: Cause, fields) -> None:
+    """Save the match; keep a ResultChange only if its result is not what it was."""
+    match.save(update_fields=fields)
+    if snapshot(match) != before:
+        log_change(match, actor, action, before, cause.reason, cause.source)
+
+
+def _later_round(match: Match) -> Leftover | None:
+    last = last_round_number(match.round.event)
+    return Leftover(Left.LATER_ROUND_PAIRED, last) if last > match.round.number else None
+
+
+@transaction.atomic
+def force_game_loss(match: Match, loser: Registration, game: int, actor, cause: Cause) -> dict:
+    """Game ``game`` goes to the opponent (905.1, 903.1b, 203.1); returns the undo record."""
+    match, loser = _locked(match, loser)
+    undo = {"games": list(match.games), "forced_games": list(match.forced_games)}
+    before = snapshot(match)
+    games = games_of(match).with_game_loss(loser.pk, game, cause.penalty)
+    match.games = games.stored()
+    match.forced_games = games.forced_stored()
+    _save_result(match, before, actor, "game_loss", cause, ["forced_games", "games"])
+    _log_event(loser, actor, "game_loss", cause, match=match, game=game)
+    return undo
+
+
+@transaction.atomic
+def undo_game_loss(
+    match: Match, loser: Registration, undo: dict, actor, cause: Cause
+) -> list[Leftover]:
+    """Take back a game loss: the games it replaced return, unless a result came since."""
+    match, loser = _locked(match, loser)
+    later = _later_round(match)
+    if later is not None:
+        return [later]
+    before = snapshot(match)
+    left = []
+    if undo["games"] or not match.games:
+        match.games = list(undo["games"])
+    else:  # reported after the game loss, so counting it: only the players know the rest
+        left.append(Leftover(Left.REPORTED_SINCE, last_round_number(match.round.event)))
+    match.forced_games = games_of(match).without_forced_game(cause.penalty).forced_stored()
+    _save_result(match, before, actor, "undo_game_loss", cause, ["forced_games", "games"])
+    _log_event(loser, actor, "undo_game_loss", cause, match=match)
+    return left
+
+
+@transaction.atomic
+def force_match_loss(match: Match, loser: Registration, actor, cause: Cause) -> dict:
+    """The match is lost, 0-2 (0-3 in a best of five), as a final result; returns the undo."""
+    match, loser = _locked(match, loser)
+    undo = {"games": list(match.games), "status": match.status}
+    before = snapshot(match)
+    match.games = games_of(match).forfeit(loser.pk, match.round.event.match_format).stored()
+    match.status = Match.Status.FINAL
+    _save_result(match, before, actor, "match_loss", cause, ["games", "status"])
+    _log_event(loser, actor, "match_loss", cause, match=match)
+    return undo
+
+
+@transaction.atomic
+def undo_match_loss(
+    match: Match, loser: Registration, undo: dict, actor, cause: Cause
+) -> list[Leftover]:
+    """Put back the result a match loss replaced, unless a later round is paired."""
+    match, loser = _locked(match, loser)
+    later = _later_round(match)
+    if later is not None:
+        return [later]
+    before = snapshot(match)
+    match.games = list(undo["games"])
+    match.status = undo["status"]
+    _save_result(match, before, actor, "undo_match_loss", cause, ["games", "status"])
+    _log_event(loser, actor, "undo_match_loss", cause, match=match)
+    return []
+
+
+@transaction.atomic
+def disqualify(player: Registration, match: Match | None, actor, cause: Cause) -> dict:
+    """Disqualify and drop the player (906); an unfinished match of theirs is lost."""
+    lock_for_penalty(player, match)
+    player = Registration.objects.select_related("event").get(pk=player.pk)
+    last = last_round_number(player.event)
+    undo = {
+        "status": player.status,
+        "dropped_after_round": player.dropped_after_round,
+        "disqualified": player.disqualified,
+        "last_round": last,
+    }
+    player.disqualified = True
+    player.status = Registration.Status.DROPPED
+    player.dropped_after_round = last
+    player.save(update_fields=["disqualified", "status", "dropped_after_round"])
+    _log_event(
+        player,
+        actor,
+        "drop",
+        cause,
+        round_number=last or None,
+        after_round=last,
+        disqualified=True,
+    )
+    if match is not None:
+        match = Match.objects.get(pk=match.pk)
+        if not match.is_bye and not match.has_result:
+            undo["match"] = force_match_loss(match, player, actor, cause)
+    return undo
+
+
+@transaction.atomic
+def undo_disqualification(
+    player: Registration, match: Match | None, undo: dict, actor, cause: Cause
+) -> list[Leftover]:
+    """Reinstate the player as they were; put back the match they lost, if still possible."""
+    lock_for_penalty(player, match)
+    player = Registration.objects.select_related("event").get(pk=player.pk)
+    player.status = undo["status"]
+    player.dropped_after_round = undo["dropped_after_round"]
+    player.disqualified = undo["disqualified"]
+    player.save(update_fields=["status", "dropped_after_round", "disqualified"])
+    _log_event(player, actor, "reinstate", cause)
+    left = []
+    if "match" in undo and match is not None:
+        kept = undo_match_loss(match, player, undo["match"], actor, cause)
+        left += [Leftover(Left.MATCH_LOSS_STANDS, k.last_round) for k in kept]
+    last = last_round_number(player.event)
+    if last > undo["last_round"]:
+        left.append(Leftover(Left.MISSED_ROUNDS, last))
+    return left
