@@ -27,8 +27,8 @@ from printing.documents.base import (
 )
 from printing.documents.registry import register
 from printing.render import render_pdf, stamp
+from tournaments.match_games import BEST_OF
 from tournaments.models import Event, MatchFormat
-from tournaments.results import BEST_OF
 
 SLIPS_PER_PAGE = 4
 MARGIN_MM = 8.0

@@ -8,6 +8,7 @@ from django.db.models import Max
 
 from printing.documents.base import DASH, Head, PagedList, Rows, event_head, script_lang
 from printing.documents.registry import register
+from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.standings_service import standings_rows
 
@@ -93,7 +94,7 @@ def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:
         matches = matches.filter(round__number__lte=round_number)
     played = []
     for match in matches.select_related("round").order_by("round__number", "table", "pk"):
-        result = match.games if match.has_result else None
+        result = MatchGames.of(match).stored() if match.has_result else None
         played.append([match.round.number, match.player_a_id, match.player_b_id, result])
     head = event_head(
         event,
