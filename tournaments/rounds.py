@@ -12,7 +12,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import bracket, swiss
+from pairing import bracket, swiss
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.records import is_active_in, match_winner, swiss_records
 from tournaments.services import ServiceError

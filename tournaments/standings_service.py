@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.standings import DEFAULT_TIEBREAKERS, compute_standings
 
 
 def standings_input(event: Event, through_round: int | None = None) -> tuple[list, list]:

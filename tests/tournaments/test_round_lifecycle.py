@@ -2,9 +2,9 @@
 
 import pytest
 
+from pairing.bracket import first_round, seed_order
 from tests.conftest import make_user
 from tournaments import results, rounds, services
-from tournaments.bracket import first_round, seed_order
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
 from tournaments.results import Score
 from tournaments.services import ServiceError

@@ -1,8 +1,9 @@
 """The Swiss pairing engine: plain data in, an optimal pairing out (no Django).
 
-``python -m tournaments.swiss < state.json > pairing.json``; the contract is section 1
-of ``pairing-and-events.md``. The Python API is :func:`pair_round` (and
-:func:`pair_state` for the JSON-shaped document).
+``python -m pairing.swiss < state.json > pairing.json``; the contract is section 1
+of ``pairing-and-events.md``. The Python API is :func:`pair`, which takes typed
+:class:`SwissPlayer` values; :func:`pair_round` (contract-shaped player dicts) and
+:func:`pair_state` (the whole JSON document) check and convert their input, then call it.
 
 Rank. Players are ranked by points (descending), then by their position in the input:
 callers pass players in standings order, so the input order carries the event's
@@ -27,7 +28,7 @@ What comes out, in order of priority:
 When no rematch-free pairing exists at all (only possible in tiny events: with
 ``n - 1 >= 2r + 2`` players and at most ``r`` opponents each, one always exists),
 the engine minimises rematches first, then prefers a bye for the lowest-ranked
-player without one, then cost. ``pairing_solver`` explains why the fast solver is
+player without one, then cost. ``pairing.solver`` explains why the fast solver is
 exact.
 
 Same input and seed give the same output (all of it but ``stats.seconds``). Without
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tournaments.pairing_solver import pair_with_fewest_rematches, pair_without_rematches
+from pairing.solver import pair_with_fewest_rematches, pair_without_rematches
 
 PlayerId = str | int
 
@@ -73,7 +74,7 @@ class Pairing:
     explanations: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        """The output document of ``python -m tournaments.swiss``."""
+        """The output document of ``python -m pairing.swiss``."""
         return {
             "pairings": [[a, b] for a, b in self.pairings],
             "bye": self.bye,
@@ -84,33 +85,34 @@ class Pairing:
         }
 
 
-@dataclass
-class _Player:
+@dataclass(frozen=True, slots=True)
+class SwissPlayer:
+    """One player as the engine sees them: the typed form of a contract ``players`` entry.
+
+    ``opponents`` lists everyone met in earlier rounds (a bye is not an opponent);
+    unknown ids are ignored, so dropped players may stay in it.
+    """
+
     id: PlayerId
     points: int | float
-    opponents: list[PlayerId]
-    had_bye: bool
-    dropped: bool
+    opponents: tuple[PlayerId, ...]
+    had_bye: bool = False
+    dropped: bool = False
 
 
-def pair_round(
-    players: Sequence[dict[str, Any]], round_number: int, seed: int | None = None
-) -> Pairing:
-    """Pair one round. ``players`` are dicts as in the JSON contract, in standings order.
+def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = None) -> Pairing:
+    """Pair one round of ``players``, given in standings order (the engine's one entry point).
 
-    Raises :class:`SwissInputError` on malformed input.
+    Raises :class:`SwissInputError` on malformed input, naming the player and the field.
     """
     started = time.perf_counter()
-    if not _is_int(round_number) or round_number < 1:
-        raise SwissInputError(f'"round" must be a positive integer, got {_show(round_number)}')
-    if seed is not None and not _is_int(seed):
-        raise SwissInputError(f'"seed" must be an integer or null, got {_show(seed)}')
-    parsed = _validate(players, round_number)
+    _check_round_and_seed(round_number, seed)
+    checked = _checked_players(players, round_number)
     if seed is None:
         seed = secrets.randbelow(2**53)
     rng = random.Random(seed)
 
-    active = [p for p in parsed if not p.dropped]
+    active = [p for p in checked if not p.dropped]
     scale, points = _scaled_points([p.points for p in active])
     order = sorted(range(len(active)), key=lambda i: -points[i])  # stable: input order
     active = [active[i] for i in order]
@@ -144,6 +146,19 @@ def pair_round(
     )
 
 
+def pair_round(
+    players: Sequence[dict[str, Any]], round_number: int, seed: int | None = None
+) -> Pairing:
+    """Pair one round. ``players`` are dicts as in the JSON contract, in standings order.
+
+    The dicts are checked (each error names the first bad player and field) and
+    turned into :class:`SwissPlayer` values for :func:`pair`. Raises
+    :class:`SwissInputError` on malformed input.
+    """
+    _check_round_and_seed(round_number, seed)
+    return pair(_players_from_dicts(players, round_number), round_number, seed)
+
+
 def pair_state(state: Any) -> dict[str, Any]:
     """Pair the round described by a contract input document; return the output document."""
     if not isinstance(state, dict):
@@ -159,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args:
         print(
-            "usage: python -m tournaments.swiss < state.json > pairing.json\n"
+            "usage: python -m pairing.swiss < state.json > pairing.json\n"
             "Pairs one Swiss round; see docs/pairing-and-events.md section 1.",
             file=sys.stderr,
         )
@@ -190,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _pair(
-    points: list[int], played: list[set[int]], active: list[_Player], rng: random.Random
+    points: list[int], played: list[set[int]], active: list[SwissPlayer], rng: random.Random
 ) -> tuple[int | None, list[tuple[int, int]], str | None, bool]:
     """(bye, pairs, why the bye, whether rematches were unavoidable), by active position."""
     n = len(active)
@@ -220,7 +235,7 @@ def _pair(
     return bye, pairs, reason, True
 
 
-def _bye_reason(active: list[_Player], skipped: list[int], bye: int, fresh: bool) -> str:
+def _bye_reason(active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool) -> str:
     """Why this player has the bye; ``skipped`` were lower-ranked but would force a rematch."""
     if not skipped and not active[bye].had_bye:
         return "bye: lowest-ranked player who has not had a bye"
@@ -244,7 +259,7 @@ def _explain(
     bye: int | None,
     points: list[int],
     played: list[set[int]],
-    active: list[_Player],
+    active: list[SwissPlayer],
     forced: bool,
 ) -> list[dict[str, Any]]:
     """A short reason for every pair-down and every rematch, in table order."""
@@ -277,7 +292,7 @@ def _why_down(
     b: int,
     points: list[int],
     played: list[set[int]],
-    active: list[_Player],
+    active: list[SwissPlayer],
     partner: dict[int, int],
     members: dict[int, list[int]],
     levels: list[int],
@@ -314,16 +329,18 @@ def _why_down(
 # --- input -----------------------------------------------------------------------------
 
 
-def _validate(players: Any, round_number: int) -> list[_Player]:
-    """Check the players list; every message names the player and the field.
+def _check_round_and_seed(round_number: Any, seed: Any) -> None:
+    if not _is_int(round_number) or round_number < 1:
+        raise SwissInputError(f'"round" must be a positive integer, got {_show(round_number)}')
+    if seed is not None and not _is_int(seed):
+        raise SwissInputError(f'"seed" must be an integer or null, got {_show(seed)}')
 
-    A player cannot have met more different opponents than rounds were played before
-    this one: such a history is corrupt, and would also make the engine's work grow
-    with the square of the field instead of linearly.
-    """
+
+def _players_from_dicts(players: Any, round_number: int) -> list[SwissPlayer]:
+    """Check the contract's players list and convert it; every message names the player."""
     if not isinstance(players, list):
         raise SwissInputError(f'"players" must be a list, got {_show(players)}')
-    parsed: list[_Player] = []
+    parsed: list[SwissPlayer] = []
     seen: dict[PlayerId, int] = {}
     for i, raw in enumerate(players):
         try:
@@ -335,33 +352,70 @@ def _validate(players: Any, round_number: int) -> list[_Player]:
         except (TypeError, KeyError, AttributeError):
             pid = points = opponents = had_bye = dropped = None
         # One cheap test for the common, well-formed case; the details only on failure.
-        if (
-            type(pid) not in _ID_TYPES
-            or pid in seen
-            or type(points) not in _NUMBER_TYPES
-            or type(opponents) is not list
-            or not {type(o) for o in opponents} <= _ID_TYPES
-            or type(had_bye) is not bool
-            or type(dropped) is not bool
-            or (type(points) is float and not math.isfinite(points))
+        if type(opponents) is not list or not _looks_valid(
+            pid, points, opponents, had_bye, dropped, seen
         ):
-            _check_player(i, raw, seen)
-        if len(opponents) >= round_number and len(set(opponents) - {pid}) >= round_number:
-            raise SwissInputError(
-                f'players[{i}] (id {_show(pid)}): "opponents" lists '
-                f"{len(set(opponents) - {pid})} different players, more than the "
-                f"{round_number - 1} rounds before round {round_number}"
-            )
+            _check_player(i, raw, seen, list)
+        _check_opponent_count(i, pid, opponents, round_number)
         seen[pid] = i
-        parsed.append(_Player(pid, points, opponents, had_bye, dropped))
+        parsed.append(SwissPlayer(pid, points, tuple(opponents), had_bye, dropped))
     return parsed
+
+
+def _checked_players(players: Any, round_number: int) -> Sequence[SwissPlayer]:
+    """Check typed players as :func:`_players_from_dicts` checks dicts (same messages)."""
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise SwissInputError(f'"players" must be a list, got {_show(players)}')
+    seen: dict[PlayerId, int] = {}
+    for i, player in enumerate(players):
+        if type(player) is not SwissPlayer:
+            raise SwissInputError(f"players[{i}] must be a SwissPlayer, got {_show(player)}")
+        pid, opponents = player.id, player.opponents
+        if type(opponents) not in _SEQUENCE_TYPES or not _looks_valid(
+            pid, player.points, opponents, player.had_bye, player.dropped, seen
+        ):
+            fields = {name: getattr(player, name) for name in SwissPlayer.__slots__}
+            _check_player(i, fields, seen, tuple | list)
+        _check_opponent_count(i, pid, opponents, round_number)
+        seen[pid] = i
+    return players
+
+
+def _looks_valid(
+    pid: Any, points: Any, opponents: Any, had_bye: Any, dropped: Any, seen: dict
+) -> bool:
+    """The fast test for a well-formed player; :func:`_check_player` says what is wrong."""
+    return not (
+        type(pid) not in _ID_TYPES
+        or pid in seen
+        or type(points) not in _NUMBER_TYPES
+        or not {type(o) for o in opponents} <= _ID_TYPES
+        or type(had_bye) is not bool
+        or type(dropped) is not bool
+        or (type(points) is float and not math.isfinite(points))
+    )
+
+
+def _check_opponent_count(i: int, pid: PlayerId, opponents: Any, round_number: int) -> None:
+    """A player cannot have met more different opponents than rounds were played before.
+
+    Such a history is corrupt, and would also make the engine's work grow with the
+    square of the field instead of linearly.
+    """
+    if len(opponents) >= round_number and len(set(opponents) - {pid}) >= round_number:
+        raise SwissInputError(
+            f'players[{i}] (id {_show(pid)}): "opponents" lists '
+            f"{len(set(opponents) - {pid})} different players, more than the "
+            f"{round_number - 1} rounds before round {round_number}"
+        )
 
 
 _ID_TYPES = {str, int}
 _NUMBER_TYPES = {int, float}
+_SEQUENCE_TYPES = {tuple, list}
 
 
-def _check_player(i: int, raw: Any, seen: dict[PlayerId, int]) -> None:
+def _check_player(i: int, raw: Any, seen: dict[PlayerId, int], sequence: type) -> None:
     """Raise naming the first problem with ``players[i]`` (if it has one)."""
     where = f"players[{i}]"
     if not isinstance(raw, dict):
@@ -383,7 +437,7 @@ def _check_player(i: int, raw: Any, seen: dict[PlayerId, int]) -> None:
     if not math.isfinite(points):
         raise SwissInputError(f'{where}: "points" must be finite, got {_show(points)}')
     opponents = raw["opponents"]
-    if not isinstance(opponents, list):
+    if not isinstance(opponents, sequence):
         raise SwissInputError(f'{where}: "opponents" must be a list, got {_show(opponents)}')
     for opponent in opponents:
         if not _is_id(opponent):
