@@ -95,11 +95,27 @@ def test_cli_help_and_stray_arguments():
     assert run("", "--frobnicate").returncode == 2
 
 
+def test_the_old_module_name_still_runs_the_engine():
+    """``python -m tournaments.swiss`` is a deprecated alias for one release: same output."""
+    text = json.dumps(late_round_state())
+    outputs = []
+    for module in ("pairing.swiss", "tournaments.swiss"):
+        done = run(text, module=module)
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        out["stats"].pop("seconds")
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    bad = run('{"round": 1}', module="tournaments.swiss")
+    assert bad.returncode == 2
+    assert 'the input has no "players"' in bad.stderr
+
+
 def test_engine_modules_import_no_django():
     """Run in a fresh process: pytest-django has imported Django into this one."""
     code = (
         "import sys, pairing, pairing.swiss, pairing.solver, pairing.standings,"
-        " pairing.bracket, pairing.simulator\n"
+        " pairing.bracket, pairing.simulator, tournaments.swiss\n"
         "assert not [m for m in sys.modules if m.startswith('django')], 'django imported'\n"
     )
     done = subprocess.run(
