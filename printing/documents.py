@@ -41,8 +41,8 @@ from decks.models import Decklist
 from judging.reports import consequence_text, infraction_label
 from printing.render import render_pdf, stamp
 from printing.render import warm_up as warm_fonts
+from tournaments.history import standings_rows
 from tournaments.models import Event, Match, MatchFormat, Registration, Round
-from tournaments.standings_service import standings_rows
 
 KINDS: dict[str, str] = {
     "match_slips": "Match slips",

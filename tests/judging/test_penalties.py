@@ -5,10 +5,10 @@ import pytest
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
+from tournaments.history import standings_rows
 from tournaments.models import Match, Registration
 from tournaments.results import Score
 from tournaments.services import ServiceError
-from tournaments.standings_service import standings_rows
 
 pytestmark = pytest.mark.django_db
 
