@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from tournaments.standings import compute_standings
+from pairing.standings import compute_standings
 
 TARGET_SECONDS = 2.0
 

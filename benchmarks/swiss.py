@@ -4,9 +4,9 @@ Run: ``.venv/bin/python benchmarks/swiss.py`` (``--sizes 1024 4096`` to pick siz
 ``--repeats N``). For 1,024, 4,096 and 16,384 players it simulates an event (random
 results from a fixed seed, 5% draws, 2% drops a round) and, at rounds 4 and 9, times
 
-* ``in-process``: ``tournaments.swiss.main()`` reading the state JSON from a StringIO
+* ``in-process``: ``pairing.swiss.main()`` reading the state JSON from a StringIO
   and writing the pairing JSON to another (best of ``--repeats``);
-* ``subprocess``: ``python -m tournaments.swiss < state.json`` as a fresh process,
+* ``subprocess``: ``python -m pairing.swiss < state.json`` as a fresh process,
   interpreter start-up and imports included (best of ``--repeats``).
 
 It checks every pairing against the contract (everyone once, no rematch, dropped
@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 import rustworkx as rx  # noqa: E402
 
-from tournaments import swiss  # noqa: E402
-from tournaments.pairing_sim import simulate  # noqa: E402
+from pairing import swiss  # noqa: E402
+from pairing.simulator import simulate  # noqa: E402
 
 TARGETS = {4096: 0.5, 16384: 2.0}
 EXACT_UP_TO = 1024
@@ -63,7 +63,7 @@ def time_in_process(text: str, repeats: int) -> tuple[float, dict]:
 
 
 def time_subprocess(text: str, repeats: int) -> float:
-    """Best wall time of ``python -m tournaments.swiss`` as a new process."""
+    """Best wall time of ``python -m pairing.swiss`` as a new process."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
         handle.write(text)
         handle.flush()
@@ -72,7 +72,7 @@ def time_subprocess(text: str, repeats: int) -> float:
             with open(handle.name) as stdin:
                 started = time.perf_counter()
                 subprocess.run(
-                    [sys.executable, "-m", "tournaments.swiss"],
+                    [sys.executable, "-m", "pairing.swiss"],
                     stdin=stdin,
                     stdout=subprocess.DEVNULL,
                     check=True,

@@ -39,9 +39,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from pairing.standings import TIEBREAKERS
 from tournaments import services
 from tournaments.models import Event, EventLog, Game, Match, MatchFormat, Registration, Round
-from tournaments.standings import TIEBREAKERS
 
 FORMAT = "arbiter-event/1"
 MAX_PLAYERS = 20_000

@@ -359,7 +359,7 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    from tournaments.standings_service import standings_rows
+    from tournaments.history import standings_rows
 
     event = _visible_event(request, event_id)
     return render(

@@ -12,9 +12,9 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import bracket, swiss
+from pairing import bracket, swiss
+from tournaments.history import EventHistory, round_winners
 from tournaments.models import Event, EventLog, Match, Registration, Round
-from tournaments.records import is_active_in, match_winner, swiss_records
 from tournaments.services import ServiceError
 
 
@@ -62,45 +62,19 @@ def _seed_for(event: Event, number: int, attempt: int) -> int:
     return (event.seed * 1_000_003 + number * 1_009 + attempt) % (2**53)
 
 
-def _pairing_input(event: Event, number: int, seed: int) -> tuple[dict, dict[str, Registration]]:
-    records = swiss_records(event, number)
-    active = [r for r in records.values() if is_active_in(r.registration, number)]
-    # Standings order carries the tiebreakers; registration order breaks remaining ties.
-    order = {pk: i for i, pk in enumerate(_standings_order(event, number))}
-    active.sort(key=lambda r: (-r.points, order.get(r.registration.pk, 0), r.registration.pk))
-    players = [
-        {
-            "id": r.registration.public_id,
-            "points": r.points,
-            "opponents": r.opponents,
-            "had_bye": r.had_bye,
-            "dropped": False,
-        }
-        for r in active
-    ]
-    by_public_id = {r.registration.public_id: r.registration for r in active}
-    return {"round": number, "seed": seed, "players": players}, by_public_id
-
-
-def _standings_order(event: Event, number: int) -> list[int]:
-    from tournaments.standings_service import standings_rows
-
-    return [row["registration"] for row in standings_rows(event, through_round=number - 1)]
-
-
 @transaction.atomic
 def pair_next_round(event: Event, actor) -> Round:
     """Pair the next Swiss round and seat it: best records at the lowest tables."""
     event = _locked(event)
     number = _next_swiss_number(event)
-    active = [r for r in event.registrations.all() if is_active_in(r, number)]
-    if len(active) < 2:
+    history = EventHistory.read(event)
+    if len(history.active_in(number)) < 2:
         hint = " Check players in first." if number == 1 else ""
         raise ServiceError(f"Round {number} needs at least two active players.{hint}")
     round_ = Round.objects.create(
         event=event, number=number, kind=Round.Kind.SWISS, seed=_seed_for(event, number, 0)
     )
-    _pair_into(round_)
+    _pair_into(round_, history)
     if event.status != Event.Status.RUNNING:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
@@ -114,12 +88,13 @@ def pair_next_round(event: Event, actor) -> Round:
     return round_
 
 
-def _pair_into(round_: Round) -> None:
-    event = round_.event
-    state, registrations = _pairing_input(event, round_.number, round_.seed)
-    result = swiss.pair_state(state)
-    explanations = {tuple(item["pair"]): item["reason"] for item in result.get("explanations", [])}
-    pairs = [(registrations[a], registrations[b]) for a, b in result["pairings"]]
+def _pair_into(round_: Round, history: EventHistory) -> None:
+    """Pair ``round_`` from the history read before it (earlier rounds only count)."""
+    players = history.swiss_players(round_.number)
+    result = swiss.pair(players, round_.number, round_.seed)
+    registrations = {r.public_id: r for r in history.active_in(round_.number)}
+    explanations = {tuple(item["pair"]): item["reason"] for item in result.explanations}
+    pairs = [(registrations[a], registrations[b]) for a, b in result.pairings]
     pairs = _apply_table_pins(pairs)
     Match.objects.bulk_create(
         Match(
@@ -131,8 +106,8 @@ def _pair_into(round_: Round) -> None:
         )
         for table, (a, b) in enumerate(pairs, start=1)
     )
-    if result["bye"] is not None:
-        bye = registrations[result["bye"]]
+    if result.bye is not None:
+        bye = registrations[result.bye]
         Match.objects.create(
             round=round_,
             table=None,
@@ -141,8 +116,8 @@ def _pair_into(round_: Round) -> None:
             games=[bye.pk, bye.pk],
             status=Match.Status.CONFIRMED,
         )
-    round_.pairing_stats = result["stats"]
-    round_.bye_reason = _with_names(result.get("bye_reason") or "", registrations)
+    round_.pairing_stats = result.stats
+    round_.bye_reason = _with_names(result.bye_reason or "", registrations)
     round_.save(update_fields=["pairing_stats", "bye_reason"])
 
 
@@ -195,7 +170,7 @@ def repair_round(round_: Round, actor, reason: str) -> Round:
     ).count()
     round_.seed = _seed_for(round_.event, round_.number, attempts + 1)
     round_.save(update_fields=["seed"])
-    _pair_into(round_)
+    _pair_into(round_, EventHistory.read(round_.event))
     EventLog.objects.create(
         event=round_.event,
         round_number=round_.number,
@@ -318,8 +293,6 @@ def _eligible_for_cut(row: dict) -> bool:
 @transaction.atomic
 def start_top_cut(event: Event, actor) -> Round:
     """Seed the top cut from the final Swiss standings: 1 v 8, 4 v 5, 2 v 7, 3 v 6."""
-    from tournaments.standings_service import standings_rows
-
     event = _locked(event)
     last = latest_round(event)
     if event.top_cut < 2:
@@ -330,7 +303,7 @@ def start_top_cut(event: Event, actor) -> Round:
         raise ServiceError(
             f"Only {last.number} of {swiss_round_count(event)} Swiss rounds are played."
         )
-    rows = [row for row in standings_rows(event) if _eligible_for_cut(row)]
+    rows = [row for row in EventHistory.read(event).standings_rows() if _eligible_for_cut(row)]
     if len(rows) < event.top_cut:
         raise ServiceError(
             f"Only {len(rows)} players can make a top {event.top_cut}: reduce the cut."
@@ -366,7 +339,7 @@ def advance_top_cut(event: Event, actor) -> Round | None:
         raise ServiceError("The top cut has not started.")
     if last.status != Round.Status.CLOSED:
         raise ServiceError(f"Close round {last.number} before pairing the next one.")
-    winners = [match_winner(m) for m in last.matches.order_by("table")]
+    winners = round_winners(last)
     if len(winners) == 1:
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])

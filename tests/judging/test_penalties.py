@@ -6,10 +6,10 @@ from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
+from tournaments.history import standings_rows
 from tournaments.models import EventLog, Match, Registration, ResultChange
 from tournaments.results import Score
 from tournaments.services import ServiceError
-from tournaments.standings_service import standings_rows
 
 pytestmark = pytest.mark.django_db
 

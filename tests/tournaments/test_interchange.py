@@ -18,6 +18,7 @@ from django.core.management import CommandError, call_command
 
 from tests.conftest import make_user
 from tournaments import interchange, services
+from tournaments.history import round_winners, standings_rows
 from tournaments.interchange import (
     FORMAT,
     InterchangeError,
@@ -26,9 +27,7 @@ from tournaments.interchange import (
     public_ids,
 )
 from tournaments.models import Event, EventLog, EventRole, Match, Registration, Round
-from tournaments.records import match_winner
 from tournaments.roles import has_role
-from tournaments.standings_service import standings_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -185,13 +184,11 @@ def test_import_creates_the_rows(organiser):
     first = {m.table: m for m in rounds[0].matches.all()}
     assert first[1].games == [pk["p1"], None, pk["p1"]]  # the drawn game stays a draw
     assert first[1].status == Match.Status.FINAL
-    assert match_winner(first[1]) == pk["p1"]
-    assert match_winner(first[2]) == pk["p4"]
+    assert round_winners(rounds[0]) == [pk["p1"], pk["p4"]]  # tables 1 and 2; the bye has none
     bye = first[None]
     assert bye.is_bye and bye.player_b is None
     assert (bye.player_a_id, bye.games, bye.status) == (pk["p5"], [pk["p5"]] * 2, "confirmed")
-    final = rounds[2].matches.get()
-    assert match_winner(final) == pk["p4"]
+    assert round_winners(rounds[2]) == [pk["p4"]]
     assert EventLog.objects.filter(event=event, action="import", actor=organiser).exists()
 
 
@@ -207,8 +204,8 @@ def test_import_the_sample_file(organiser):
     assert event.registrations.get(external_id="p4").dropped_after_round == 2
     bye = Match.objects.get(round__event=event, is_bye=True)
     assert (bye.round.number, bye.player_a_id) == (3, p["p8"])
-    final = Match.objects.get(round__event=event, round__number=5)
-    assert match_winner(final) == p["p3"]
+    final = event.rounds.get(number=5)
+    assert round_winners(final) == [p["p3"]]
 
 
 def test_import_reads_integer_ids_late_entries_and_disqualifications(organiser):

@@ -2,9 +2,9 @@
 
 import pytest
 
+from pairing.bracket import first_round, seed_order
 from tests.conftest import make_user
 from tournaments import results, rounds, services
-from tournaments.bracket import first_round, seed_order
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
 from tournaments.results import Score
 from tournaments.services import ServiceError
@@ -215,11 +215,10 @@ def test_late_entry_joins_next_round_with_losses_for_missed_rounds(organiser):
     two = rounds.pair_next_round(event, organiser)
     seated = {p for m in two.matches.all() for p in (m.player_a_id, m.player_b_id)}
     assert late.pk in seated
-    from tournaments.records import swiss_records
+    from tournaments.history import EventHistory, standings_rows
 
-    assert swiss_records(event, 2)[late.pk].points == event.points_loss
-    from tournaments.standings_service import standings_rows
-
+    entries = {p.id: p for p in EventHistory.read(event).swiss_players(2)}
+    assert entries[late.public_id].points == event.points_loss
     rows = {row["registration"]: row for row in standings_rows(event, through_round=1)}
     assert rows[late.pk]["record"] == "0-1-0"  # round 1, missed, is a loss
 
@@ -274,7 +273,7 @@ def test_bracket_seeding_is_one_v_eight_four_v_five_two_v_seven_three_v_six():
 
 
 def test_top_cut_is_seeded_from_the_standings_and_runs_to_a_winner(organiser):
-    from tournaments.standings_service import standings_rows
+    from tournaments.history import standings_rows
 
     event = make_event(organiser, 8, swiss_rounds=3, top_cut=4)
     for _ in range(3):

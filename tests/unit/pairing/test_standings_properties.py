@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.standings import compute_standings
+from pairing.standings import compute_standings
 
 THIRD = Fraction(1, 3)
 

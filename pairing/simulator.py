@@ -1,6 +1,6 @@
 """Simulated Swiss events for the pairing tests and benchmark (plain Python, no Django).
 
-An event is replayed round by round through :func:`tournaments.swiss.pair_round`
+An event is replayed round by round through :func:`pairing.swiss.pair_round`
 with random results from a fixed seed (wins, some draws, a few drops), so the states
 late in an event look like real ones: small top and bottom groups, large middle
 groups, byes and drops.
@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from tournaments.swiss import pair_round
+from pairing.swiss import pair_round
 
 WIN, DRAW = 3, 1
 

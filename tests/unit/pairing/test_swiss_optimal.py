@@ -16,8 +16,8 @@ import rustworkx as rx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing_sim import simulate
-from tournaments.swiss import pair_state
+from pairing.simulator import simulate
+from pairing.swiss import pair_state
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.standings import (
+from pairing.standings import (
     StandingsInputError,
     _shown,
     compute_standings,

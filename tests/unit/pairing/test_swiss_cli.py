@@ -1,4 +1,4 @@
-"""``python -m tournaments.swiss`` as a process: JSON in, JSON out, exit 2 on bad input."""
+"""``python -m pairing.swiss`` as a process: JSON in, JSON out, exit 2 on bad input."""
 
 from __future__ import annotations
 
@@ -10,17 +10,19 @@ import sys
 
 import pytest
 
-from tests.tournaments.test_swiss_optimal import check_pairing
-from tournaments.pairing_sim import simulate
+from pairing.simulator import simulate
+from tests.unit.pairing.test_swiss_optimal import check_pairing
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
-def run(stdin: str, *args: str, hash_seed: str = "0") -> subprocess.CompletedProcess:
+def run(
+    stdin: str, *args: str, hash_seed: str = "0", module: str = "pairing.swiss"
+) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO")}
     env["PYTHONHASHSEED"] = hash_seed
     return subprocess.run(
-        [sys.executable, "-m", "tournaments.swiss", *args],
+        [sys.executable, "-m", module, *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -93,10 +95,28 @@ def test_cli_help_and_stray_arguments():
     assert run("", "--frobnicate").returncode == 2
 
 
+def test_the_old_module_name_still_runs_the_engine():
+    """``python -m tournaments.swiss`` is a deprecated alias for one release: same output."""
+    text = json.dumps(late_round_state())
+    outputs = []
+    for module in ("pairing.swiss", "tournaments.swiss"):
+        done = run(text, module=module)
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        out["stats"].pop("seconds")
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    bad = run('{"round": 1}', module="tournaments.swiss")
+    assert bad.returncode == 2
+    assert 'the input has no "players"' in bad.stderr
+
+
 def test_engine_modules_import_no_django():
+    """Run in a fresh process: pytest-django has imported Django into this one."""
     code = (
-        "import sys, tournaments.swiss, tournaments.standings\n"
-        "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django imported'\n"
+        "import sys, pairing, pairing.swiss, pairing.solver, pairing.standings,"
+        " pairing.bracket, pairing.simulator, tournaments.swiss\n"
+        "assert not [m for m in sys.modules if m.startswith('django')], 'django imported'\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.test_swiss_optimal import check_pairing
-from tournaments.pairing_sim import simulate
-from tournaments.swiss import Pairing, SwissInputError, pair_round, pair_state
+from pairing.simulator import simulate
+from pairing.swiss import Pairing, SwissInputError, SwissPlayer, pair, pair_round, pair_state
+from tests.unit.pairing.test_swiss_optimal import check_pairing
 
 
 def player(pid, points=0, opponents=(), had_bye=False, dropped=False, **extra):
@@ -52,8 +52,8 @@ def test_top_group_has_all_played_each_other():
     check_pairing(s, out)
     assert out["stats"]["pair_downs"] == 6
     assert out["stats"]["rematches"] == 0
-    for pair in out["pairings"][:6]:
-        assert pair[0] in top and pair[1].startswith("m")
+    for pairing in out["pairings"][:6]:
+        assert pairing[0] in top and pairing[1].startswith("m")
     reasons = [e["reason"] for e in out["explanations"]]
     assert all("has already played everyone else on 15 points" in r for r in reasons)
 
@@ -319,3 +319,60 @@ def test_bad_round_and_seed():
         pair_round([], 1, seed="x")  # type: ignore[arg-type]
     with pytest.raises(SwissInputError, match='the input has no "players"'):
         pair_state({"round": 1})
+
+
+def test_the_typed_entry_point_pairs_as_the_contract_dicts_do():
+    *_, state = simulate(300, 6, seed=42, draw_rate=0.1, drop_rate=0.05)  # odd: a bye
+    typed = [
+        SwissPlayer(p["id"], p["points"], tuple(p["opponents"]), p["had_bye"], p["dropped"])
+        for p in state["players"]
+    ]
+    from_typed = pair(typed, state["round"], state["seed"]).as_json()
+    from_dicts = pair_state(state)
+    from_typed["stats"].pop("seconds")
+    from_dicts["stats"].pop("seconds")
+    assert from_typed == from_dicts
+    assert from_typed["bye"] is not None and from_typed["explanations"]
+
+
+def test_swiss_player_defaults_and_is_immutable():
+    player = SwissPlayer("a", 3, ("b",))
+    assert (player.had_bye, player.dropped) == (False, False)
+    with pytest.raises(AttributeError):
+        player.points = 6  # type: ignore[misc]
+
+
+def test_the_first_bad_player_is_the_one_named():
+    with pytest.raises(SwissInputError, match=r'^players\[0\] \(id "a"\): "points"'):
+        pair_round([player("a", "9"), 7, {"points": 1}], 2, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("nope", '"players" must be a list'),
+        ([{"id": "a", "points": 1, "opponents": []}], "players[0] must be a SwissPlayer"),
+        ([SwissPlayer("a", 0, ()), SwissPlayer("a", 0, ())], 'players[1] (id "a"): duplicate id'),
+        ([SwissPlayer("a", "9", ())], 'players[0] (id "a"): "points" must be a number, got "9"'),
+        ([SwissPlayer("a", float("inf"), ())], '"points" must be finite'),
+        ([SwissPlayer("a", 0, "bc")], '"opponents" must be a list'),
+        ([SwissPlayer("a", 0, (None,))], '"opponents" must list player ids'),
+        ([SwissPlayer("a", 0, (), dropped=1)], '"dropped" must be true or false'),
+        ([SwissPlayer(None, 0, ())], '"id" must be a string or an integer, got null'),
+        (
+            [SwissPlayer("a", 0, ("b", "c")), SwissPlayer("b", 0, ()), SwissPlayer("c", 0, ())],
+            'players[0] (id "a"): "opponents" lists 2 different players, more than the 1 rounds',
+        ),
+    ],
+)
+def test_typed_bad_input_names_the_player_and_field(players, message):
+    with pytest.raises(SwissInputError) as error:
+        pair(players, 2, seed=1)
+    assert message in str(error.value)
+
+
+def test_typed_bad_round_and_seed():
+    with pytest.raises(SwissInputError, match='"round" must be a positive integer, got true'):
+        pair([], True)
+    with pytest.raises(SwissInputError, match=r'"seed" must be an integer or null, got 1\.5'):
+        pair([], 1, seed=1.5)  # type: ignore[arg-type]

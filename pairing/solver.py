@@ -1,6 +1,6 @@
 """Exact minimum-cost Swiss pairing, fast because score groups make most of it easy.
 
-Private helper of :mod:`tournaments.swiss` (plain Python, no Django). Players are
+Private helper of :mod:`pairing.swiss` (plain Python, no Django). Players are
 vertices ``0..n-1`` in rank order, so ``points`` never increases along the list;
 ``played[v]`` is the set of vertices ``v`` has already met (symmetric). Points are
 integers (the caller scales them). A pair costs ``(points difference) ** 2``; among

@@ -1,0 +1,490 @@
+"""The Swiss pairing engine: plain data in, an optimal pairing out (no Django).
+
+``python -m pairing.swiss < state.json > pairing.json``; the contract is section 1
+of ``pairing-and-events.md``. The Python API is :func:`pair`, which takes typed
+:class:`SwissPlayer` values; :func:`pair_round` (contract-shaped player dicts) and
+:func:`pair_state` (the whole JSON document) check and convert their input, then call it.
+
+Rank. Players are ranked by points (descending), then by their position in the input:
+callers pass players in standings order, so the input order carries the event's
+tiebreakers without the engine having to know them. "Higher-ranked first" within a
+pair and "lowest-ranked player without a bye" both use this rank.
+
+What comes out, in order of priority:
+
+1. every active (not dropped) player is paired once, or has the bye;
+2. no rematch, whenever any rematch-free pairing exists;
+3. the bye (odd count only) goes to the lowest-ranked player who has not had one and
+   whose removal leaves the rest pairable without rematches; if no such player exists
+   (everyone has had a bye, or each would force a rematch), the same rule runs over
+   the players who have had one;
+4. the least pairing cost, the sum over pairs of the squared points difference
+   (pair-downs as few and as small as possible);
+5. among equally cheap pairings, pair-downs as low in the standings (score groups) as
+   possible;
+6. remaining ties broken by the seeded random draw: round 1, or any group of equal
+   points, is a random pairing from the seed.
+
+When no rematch-free pairing exists at all (only possible in tiny events: with
+``n - 1 >= 2r + 2`` players and at most ``r`` opponents each, one always exists),
+the engine minimises rematches first, then prefers a bye for the lowest-ranked
+player without one, then cost. ``pairing.solver`` explains why the fast solver is
+exact.
+
+Same input and seed give the same output (all of it but ``stats.seconds``). Without
+a seed the engine draws one and returns it as ``"seed"`` so the pairing can be
+replayed.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import random
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pairing.solver import pair_with_fewest_rematches, pair_without_rematches
+
+PlayerId = str | int
+
+# Points with more decimals than this are compared after rounding to 1/MAX_DENOMINATOR.
+MAX_DENOMINATOR = 10**6
+
+
+class SwissInputError(ValueError):
+    """The pairing input is malformed; the message names the player and the field."""
+
+
+@dataclass
+class Pairing:
+    """A round's pairing, as plain data; :meth:`as_json` gives the contract's document."""
+
+    pairings: list[tuple[PlayerId, PlayerId]]
+    bye: PlayerId | None
+    seed: int
+    stats: dict[str, Any]
+    bye_reason: str | None = None
+    explanations: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        """The output document of ``python -m pairing.swiss``."""
+        return {
+            "pairings": [[a, b] for a, b in self.pairings],
+            "bye": self.bye,
+            "stats": self.stats,
+            "seed": self.seed,
+            "bye_reason": self.bye_reason,
+            "explanations": self.explanations,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPlayer:
+    """One player as the engine sees them: the typed form of a contract ``players`` entry.
+
+    ``opponents`` lists everyone met in earlier rounds (a bye is not an opponent);
+    unknown ids are ignored, so dropped players may stay in it.
+    """
+
+    id: PlayerId
+    points: int | float
+    opponents: tuple[PlayerId, ...]
+    had_bye: bool = False
+    dropped: bool = False
+
+
+def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = None) -> Pairing:
+    """Pair one round of ``players``, given in standings order (the engine's one entry point).
+
+    Raises :class:`SwissInputError` on malformed input, naming the player and the field.
+    """
+    started = time.perf_counter()
+    _check_round_and_seed(round_number, seed)
+    checked = _checked_players(players, round_number)
+    if seed is None:
+        seed = secrets.randbelow(2**53)
+    rng = random.Random(seed)
+
+    active = [p for p in checked if not p.dropped]
+    scale, points = _scaled_points([p.points for p in active])
+    order = sorted(range(len(active)), key=lambda i: -points[i])  # stable: input order
+    active = [active[i] for i in order]
+    points = [points[i] for i in order]
+    position = {p.id: v for v, p in enumerate(active)}
+    played = [{position[o] for o in p.opponents if o in position} for p in active]
+    for v, seen in enumerate(played):  # make "has played" symmetric, drop self-references
+        seen.discard(v)
+        for w in seen:
+            if v not in played[w]:
+                played[w].add(v)
+
+    bye, pairs, bye_reason, forced = _pair(points, played, active, rng)
+
+    pairs.sort(key=lambda pair: (-points[pair[0]], -points[pair[1]], pair[0]))
+    explanations = _explain(pairs, bye, points, played, active, forced)
+    cost = sum((points[a] - points[b]) ** 2 for a, b in pairs)
+    stats: dict[str, Any] = {
+        "pair_downs": sum(1 for a, b in pairs if points[a] != points[b]),
+        "rematches": sum(1 for a, b in pairs if b in played[a]),
+        "cost": cost if scale == 1 else float(Fraction(cost, scale * scale)),
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+    return Pairing(
+        pairings=[(active[a].id, active[b].id) for a, b in pairs],
+        bye=None if bye is None else active[bye].id,
+        seed=seed,
+        stats=stats,
+        bye_reason=bye_reason,
+        explanations=explanations,
+    )
+
+
+def pair_round(
+    players: Sequence[dict[str, Any]], round_number: int, seed: int | None = None
+) -> Pairing:
+    """Pair one round. ``players`` are dicts as in the JSON contract, in standings order.
+
+    The dicts are checked (each error names the first bad player and field) and
+    turned into :class:`SwissPlayer` values for :func:`pair`. Raises
+    :class:`SwissInputError` on malformed input.
+    """
+    _check_round_and_seed(round_number, seed)
+    return pair(_players_from_dicts(players, round_number), round_number, seed)
+
+
+def pair_state(state: Any) -> dict[str, Any]:
+    """Pair the round described by a contract input document; return the output document."""
+    if not isinstance(state, dict):
+        raise SwissInputError(f"the input must be a JSON object, got {_show(state)}")
+    for key in ("round", "players"):
+        if key not in state:
+            raise SwissInputError(f'the input has no "{key}"')
+    return pair_round(state["players"], state["round"], state.get("seed")).as_json()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """CLI: state JSON on stdin, pairing JSON on stdout; exit 2 on bad input."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args:
+        print(
+            "usage: python -m pairing.swiss < state.json > pairing.json\n"
+            "Pairs one Swiss round; see docs/pairing-and-events.md section 1.",
+            file=sys.stderr,
+        )
+        return 0 if args[0] in ("-h", "--help") else 2
+    # A one-shot run allocates a lot and frees nothing worth collecting: skip the GC.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            state = json.load(sys.stdin)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            print(f"error: the input is not valid JSON: {error}", file=sys.stderr)
+            return 2
+        try:
+            result = pair_state(state)
+        except SwissInputError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        sys.stdout.write(json.dumps(result))
+        sys.stdout.write("\n")
+        return 0
+    finally:
+        if collecting:
+            gc.enable()
+
+
+# --- pairing -------------------------------------------------------------------------
+
+
+def _pair(
+    points: list[int], played: list[set[int]], active: list[SwissPlayer], rng: random.Random
+) -> tuple[int | None, list[tuple[int, int]], str | None, bool]:
+    """(bye, pairs, why the bye, whether rematches were unavoidable), by active position."""
+    n = len(active)
+    if n % 2 == 0:
+        pairs = pair_without_rematches(points, played, rng)
+        if pairs is not None:
+            return None, pairs, None, False
+        pairs, _ = pair_with_fewest_rematches(points, played, rng, None)
+        return None, pairs, None, True
+
+    fresh = [v for v in reversed(range(n)) if not active[v].had_bye]
+    candidates = fresh + [v for v in reversed(range(n)) if active[v].had_bye]
+    for tried, bye in enumerate(candidates):
+        rest = [v for v in range(n) if v != bye]
+        pairs = pair_without_rematches(points, played, rng, rest)
+        if pairs is None:
+            continue
+        return bye, pairs, _bye_reason(active, candidates[:tried], bye, bool(fresh)), False
+
+    pairs, bye = pair_with_fewest_rematches(points, played, rng, candidates)
+    assert bye is not None
+    reason = (
+        "bye: no pairing without rematches exists; among the byes that give the fewest "
+        "rematches this is the lowest-ranked player"
+        + (" who has not had a bye" if not active[bye].had_bye else "")
+    )
+    return bye, pairs, reason, True
+
+
+def _bye_reason(active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool) -> str:
+    """Why this player has the bye; ``skipped`` were lower-ranked but would force a rematch."""
+    if not skipped and not active[bye].had_bye:
+        return "bye: lowest-ranked player who has not had a bye"
+    if not fresh:
+        reason = "bye: every player has had a bye, so it goes to the lowest-ranked player"
+    elif active[bye].had_bye:
+        reason = (
+            "bye: no player without a bye can take it without forcing a rematch, so it goes "
+            "to the lowest-ranked player"
+        )
+    else:
+        reason = "bye: lowest-ranked player who has not had a bye"
+    if skipped:
+        names = ", ".join(_name(active[v].id) for v in skipped)
+        reason += f" whose removal leaves the rest pairable without rematches ({names} could not)"
+    return reason
+
+
+def _explain(
+    pairs: list[tuple[int, int]],
+    bye: int | None,
+    points: list[int],
+    played: list[set[int]],
+    active: list[SwissPlayer],
+    forced: bool,
+) -> list[dict[str, Any]]:
+    """A short reason for every pair-down and every rematch, in table order."""
+    partner: dict[int, int] = {}
+    for a, b in pairs:
+        partner[a], partner[b] = b, a
+    members: dict[int, list[int]] = {}
+    for v in range(len(active)):
+        if v != bye:
+            members.setdefault(points[v], []).append(v)
+    levels = sorted(members, reverse=True)
+    out = []
+    for a, b in pairs:
+        reasons = []
+        if points[a] != points[b]:
+            reasons.append(_why_down(a, b, points, played, active, partner, members, levels))
+        if b in played[a]:
+            reasons.append(
+                "rematch: no pairing without rematches exists"
+                if forced
+                else "rematch"  # pragma: no cover - the solver never returns one
+            )
+        if reasons:
+            out.append({"pair": [active[a].id, active[b].id], "reason": "; ".join(reasons)})
+    return out
+
+
+def _why_down(
+    a: int,
+    b: int,
+    points: list[int],
+    played: list[set[int]],
+    active: list[SwissPlayer],
+    partner: dict[int, int],
+    members: dict[int, list[int]],
+    levels: list[int],
+) -> str:
+    """Why ``a`` plays the lower-scored ``b``, from the final pairing."""
+    level = points[a]
+    shown = _points_text(active[a].points)
+    name = _name(active[a].id)
+    group = members[level]
+    others = [x for x in group if x != a]
+    # The pool: players on these points not taken by someone paired down from above.
+    pool = [x for x in group if points[partner[x]] <= level]
+    left = [x for x in pool if x != a and points[partner[x]] < level]
+    if not others:
+        reason = f"paired down: {name} is the only player on {shown} points"
+    elif all(x in played[a] for x in others):
+        reason = f"paired down: {name} has already played everyone else on {shown} points"
+    elif not left:
+        reason = f"paired down: {len(pool)} players to pair on {shown} points, an odd number"
+    elif all(x in played[a] for x in left):
+        reason = f"paired down: everyone left on {shown} points has already played {name}"
+    else:
+        reason = (
+            f"paired down: keeping {name} on {shown} points would cost a rematch or a "
+            "bigger pair-down elsewhere"
+        )
+    between = [q for q in levels if points[b] < q < level]
+    if between:
+        shown_between = ", ".join(_points_text(active[members[q][0]].points) for q in between)
+        reason += f"; no one on {shown_between} points was free to play them"
+    return reason
+
+
+# --- input -----------------------------------------------------------------------------
+
+
+def _check_round_and_seed(round_number: Any, seed: Any) -> None:
+    if not _is_int(round_number) or round_number < 1:
+        raise SwissInputError(f'"round" must be a positive integer, got {_show(round_number)}')
+    if seed is not None and not _is_int(seed):
+        raise SwissInputError(f'"seed" must be an integer or null, got {_show(seed)}')
+
+
+def _players_from_dicts(players: Any, round_number: int) -> list[SwissPlayer]:
+    """Check the contract's players list and convert it; every message names the player."""
+    if not isinstance(players, list):
+        raise SwissInputError(f'"players" must be a list, got {_show(players)}')
+    parsed: list[SwissPlayer] = []
+    seen: dict[PlayerId, int] = {}
+    for i, raw in enumerate(players):
+        try:
+            pid = raw["id"]
+            points = raw["points"]
+            opponents = raw["opponents"]
+            had_bye = raw.get("had_bye", False)
+            dropped = raw.get("dropped", False)
+        except (TypeError, KeyError, AttributeError):
+            pid = points = opponents = had_bye = dropped = None
+        # One cheap test for the common, well-formed case; the details only on failure.
+        if type(opponents) is not list or not _looks_valid(
+            pid, points, opponents, had_bye, dropped, seen
+        ):
+            _check_player(i, raw, seen, list)
+        _check_opponent_count(i, pid, opponents, round_number)
+        seen[pid] = i
+        parsed.append(SwissPlayer(pid, points, tuple(opponents), had_bye, dropped))
+    return parsed
+
+
+def _checked_players(players: Any, round_number: int) -> Sequence[SwissPlayer]:
+    """Check typed players as :func:`_players_from_dicts` checks dicts (same messages)."""
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise SwissInputError(f'"players" must be a list, got {_show(players)}')
+    seen: dict[PlayerId, int] = {}
+    for i, player in enumerate(players):
+        if type(player) is not SwissPlayer:
+            raise SwissInputError(f"players[{i}] must be a SwissPlayer, got {_show(player)}")
+        pid, opponents = player.id, player.opponents
+        if type(opponents) not in _SEQUENCE_TYPES or not _looks_valid(
+            pid, player.points, opponents, player.had_bye, player.dropped, seen
+        ):
+            fields = {name: getattr(player, name) for name in SwissPlayer.__slots__}
+            _check_player(i, fields, seen, tuple | list)
+        _check_opponent_count(i, pid, opponents, round_number)
+        seen[pid] = i
+    return players
+
+
+def _looks_valid(
+    pid: Any, points: Any, opponents: Any, had_bye: Any, dropped: Any, seen: dict
+) -> bool:
+    """The fast test for a well-formed player; :func:`_check_player` says what is wrong."""
+    return not (
+        type(pid) not in _ID_TYPES
+        or pid in seen
+        or type(points) not in _NUMBER_TYPES
+        or not {type(o) for o in opponents} <= _ID_TYPES
+        or type(had_bye) is not bool
+        or type(dropped) is not bool
+        or (type(points) is float and not math.isfinite(points))
+    )
+
+
+def _check_opponent_count(i: int, pid: PlayerId, opponents: Any, round_number: int) -> None:
+    """A player cannot have met more different opponents than rounds were played before.
+
+    Such a history is corrupt, and would also make the engine's work grow with the
+    square of the field instead of linearly.
+    """
+    if len(opponents) >= round_number and len(set(opponents) - {pid}) >= round_number:
+        raise SwissInputError(
+            f'players[{i}] (id {_show(pid)}): "opponents" lists '
+            f"{len(set(opponents) - {pid})} different players, more than the "
+            f"{round_number - 1} rounds before round {round_number}"
+        )
+
+
+_ID_TYPES = {str, int}
+_NUMBER_TYPES = {int, float}
+_SEQUENCE_TYPES = {tuple, list}
+
+
+def _check_player(i: int, raw: Any, seen: dict[PlayerId, int], sequence: type) -> None:
+    """Raise naming the first problem with ``players[i]`` (if it has one)."""
+    where = f"players[{i}]"
+    if not isinstance(raw, dict):
+        raise SwissInputError(f"{where} must be an object, got {_show(raw)}")
+    if "id" not in raw:
+        raise SwissInputError(f'{where} has no "id"')
+    pid = raw["id"]
+    if not _is_id(pid):
+        raise SwissInputError(f'{where}: "id" must be a string or an integer, got {_show(pid)}')
+    where = f"{where} (id {_show(pid)})"
+    if pid in seen:
+        raise SwissInputError(f"{where}: duplicate id, also players[{seen[pid]}]")
+    for key in ("points", "opponents"):
+        if key not in raw:
+            raise SwissInputError(f'{where} has no "{key}"')
+    points = raw["points"]
+    if not isinstance(points, int | float) or isinstance(points, bool):
+        raise SwissInputError(f'{where}: "points" must be a number, got {_show(points)}')
+    if not math.isfinite(points):
+        raise SwissInputError(f'{where}: "points" must be finite, got {_show(points)}')
+    opponents = raw["opponents"]
+    if not isinstance(opponents, sequence):
+        raise SwissInputError(f'{where}: "opponents" must be a list, got {_show(opponents)}')
+    for opponent in opponents:
+        if not _is_id(opponent):
+            raise SwissInputError(
+                f'{where}: "opponents" must list player ids (strings or integers), '
+                f"got {_show(opponent)}"
+            )
+    for key in ("had_bye", "dropped"):
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise SwissInputError(f'{where}: "{key}" must be true or false, got {_show(value)}')
+
+
+def _scaled_points(values: list[int | float]) -> tuple[int, list[int]]:
+    """Points as integers (times a common denominator), so costs are exact."""
+    if all(isinstance(v, int) for v in values):
+        return 1, [int(v) for v in values]
+    exact = [Fraction(v) if isinstance(v, int) else Fraction(repr(v)) for v in values]
+    scale = 1
+    for value in exact:
+        scale = math.lcm(scale, value.denominator)
+        if scale > MAX_DENOMINATOR:
+            scale = MAX_DENOMINATOR
+            break
+    return scale, [round(value * scale) for value in exact]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) or _is_int(value)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, default=repr)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _name(pid: PlayerId) -> str:
+    return str(pid)
+
+
+def _points_text(value: int | float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
