@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from pairing import bracket, swiss
 from tournaments.history import EventHistory, round_winners
+from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.services import ServiceError
 
@@ -113,7 +114,7 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
             table=None,
             player_a=bye,
             is_bye=True,
-            games=[bye.pk, bye.pk],
+            games=MatchGames.bye(bye.pk).stored(),
             status=Match.Status.CONFIRMED,
         )
     round_.pairing_stats = result.stats
