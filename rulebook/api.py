@@ -19,8 +19,15 @@ from rest_framework.views import APIView
 from arbiter import jsonbody
 from arbiter.jsonbody import BodyError
 from arbiter.openapi import json_body, ref, responses
-from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate, catalogue
-from rules_engine.registry import get_question
+from rules_engine import (
+    PayloadError,
+    UnknownGame,
+    UnknownQuestion,
+    adjudicate,
+    catalogue,
+    check_payload,
+    get_question,
+)
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -44,7 +51,7 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     except RecursionError:
         return 400, {"errors": [{"field": "(body)", "message": "The body is nested too deeply."}]}
     try:
-        get_question(game, question).validate(payload)  # a bad payload never reaches the DB
+        check_payload(game, question, payload)  # a bad payload never reaches the DB
         return 200, adjudicate(game, question, with_card_database(game, question, payload))
     except PayloadError as exc:
         return 400, {"errors": exc.errors}

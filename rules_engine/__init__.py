@@ -1,8 +1,9 @@
 """Arbiter's rules engine: pure Python, no Django.
 
-The whole public surface is :func:`adjudicate` plus the catalogue helpers; each
-game lives in its own package (``rules_engine.iacta`` …) and registers its
-questions with :func:`rules_engine.registry.question` when imported.
+The public surface is :func:`adjudicate` (every ruling), :func:`check_payload` (refuse
+a payload early) and the catalogue helpers; each game lives in its own package
+(``rules_engine.iacta`` …) and registers its questions with
+:func:`rules_engine.registry.question` when imported.
 """
 
 from rules_engine.errors import PayloadError, UnknownGame, UnknownQuestion
@@ -10,6 +11,7 @@ from rules_engine.registry import (
     GAMES,
     adjudicate,
     catalogue,
+    check_payload,
     get_question,
     questions,
 )
@@ -21,6 +23,7 @@ __all__ = [
     "UnknownQuestion",
     "adjudicate",
     "catalogue",
+    "check_payload",
     "get_question",
     "questions",
 ]

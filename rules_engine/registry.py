@@ -118,8 +118,17 @@ def catalogue() -> dict[str, Any]:
     }
 
 
+def check_payload(game: str, question: str, payload: Any) -> None:
+    """Refuse a payload that does not fit the question, before a caller enriches it.
+
+    The web layer adds the card database to a payload; checking first means a bad
+    payload never reaches the database. Raises as :func:`adjudicate` does.
+    """
+    get_question(game, question).validate(payload)
+
+
 def adjudicate(game: str, question: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """Answer ``question`` of ``game`` for ``payload``; the one entry point of the engine.
+    """Answer ``question`` of ``game`` for ``payload``; every ruling goes through here.
 
     Raises UnknownGame/UnknownQuestion for a bad address and PayloadError for a
     payload that does not fit, with every problem listed.

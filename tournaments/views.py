@@ -145,7 +145,7 @@ def my_events(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def judge_console(request: HttpRequest) -> HttpResponse:
-    """The judge's home: the events they judge. Later issues add calls and penalties."""
+    """The judge's home: the events they judge, each linking to its calls and penalties."""
     events = (
         Event.objects.all()
         if request.user.is_superuser
