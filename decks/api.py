@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 from decks import services
 from decks.models import Card, Decklist, name_key
 from tournaments.api import as_id, error_response, event_for, run_service
 from tournaments.models import Event, Registration
+from web.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 
 
 def card_json(card: Card) -> dict:

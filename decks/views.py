@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
@@ -19,6 +18,7 @@ from tournaments import rounds
 from tournaments.models import Event, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
 from tournaments.services import ServiceError
+from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)
 

@@ -22,7 +22,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import (
@@ -39,6 +38,7 @@ from tournaments.api import event_for, run_service
 from tournaments.models import Event, Match, Registration
 from tournaments.roles import JUDGE, ORGANISER
 from tournaments.services import ServiceError
+from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 
 STAFF = (ORGANISER, JUDGE)
 MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id

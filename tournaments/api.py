@@ -18,11 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 from tournaments import results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from tournaments.services import ServiceError
+from web.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 
 
 def error_response(message: str, field: str | None = None, code: int = 400) -> Response:

@@ -21,13 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter import jsonbody
-from arbiter.jsonbody import BodyError
-from arbiter.openapi import INT, STR, json_body, obj, ref, responses
-from arbiter.parsers import unusable_value
 from tournaments.interchange import InterchangeError, export_event, import_event
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
+from web import jsonbody
+from web.jsonbody import BodyError
+from web.openapi import INT, STR, json_body, obj, ref, responses
+from web.parsers import unusable_value
 
 _EVENT_ID = re.compile(r"[0-9]{1,18}")
 

@@ -15,11 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from tournaments import results, rounds, services
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
 from tournaments.services import ServiceError
+from web.inputs import whole_number
 
 STEP_ACTIONS = {
     "pair": lambda event, user: rounds.pair_next_round(event, user),

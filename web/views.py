@@ -2,8 +2,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from arbiter.health import run_checks
 from tournaments.models import Event
+from web.health import run_checks
 
 
 def home(request: HttpRequest) -> HttpResponse:
