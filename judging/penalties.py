@@ -37,7 +37,7 @@ from rules_engine import adjudicate
 from rules_engine.iacta.tournament import INFRACTIONS
 from tournaments.models import Event, Match, Registration
 from tournaments.results import BEST_OF
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
 MAX_PER_MATCH = 199  # the penalties question takes at most 200

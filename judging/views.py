@@ -16,7 +16,7 @@ from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
 from tournaments import rounds
 from tournaments.models import Event, Match, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)

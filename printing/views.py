@@ -13,7 +13,7 @@ from printing.models import PrintJob
 from tournaments import rounds
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)

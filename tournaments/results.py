@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from tournaments.models import Event, Match, Registration, ResultChange, Round
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 from web.inputs import whole_number
 
 BEST_OF = {"bo1": 1, "bo3": 3, "bo5": 5}

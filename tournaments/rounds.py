@@ -15,7 +15,7 @@ from django.utils import timezone
 from tournaments import bracket, swiss
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.records import is_active_in, match_winner, swiss_records
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 
 def suggested_swiss_rounds(players: int) -> int:

@@ -7,7 +7,7 @@ from web.health import run_checks
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    upcoming = Event.objects.exclude(status=Event.Status.DRAFT).order_by("date")[:6]
+    upcoming = Event.objects.visible_to(request.user).order_by("date")[:6]
     return render(request, "home.html", {"upcoming": upcoming})
 
 

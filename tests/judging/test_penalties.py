@@ -7,8 +7,8 @@ from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
 from tournaments.models import Match, Registration
 from tournaments.results import Score
-from tournaments.services import ServiceError
 from tournaments.standings_service import standings_rows
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from tournaments import results, rounds, services
 from tournaments.bracket import first_round, seed_order
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
 from tournaments.results import Score
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
