@@ -19,7 +19,8 @@ from web.api import error_response, event_for, run_service
 from web.inputs import Reader
 from web.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 
-MAX_TEXT = 20_000
+MAX_TEXT = 20_000  # a decklist's text
+MAX_QUERY = 200  # a card search (only its first 60 characters are used)
 
 
 def card_json(card: Card) -> dict:
@@ -70,15 +71,20 @@ class CardSearch(APIView):
             OpenApiParameter(
                 "game", str, OpenApiParameter.QUERY, required=True, enum=["iacta", "dataclysm"]
             ),
-            OpenApiParameter("q", str, OpenApiParameter.QUERY, description="Part of the name."),
+            OpenApiParameter(
+                "q",
+                str,
+                OpenApiParameter.QUERY,
+                description=f"Part of the name (at most {MAX_QUERY} characters).",
+            ),
         ],
         responses=responses({200: (array(ref("Card")), "The cards, by name.")}, 400, 403),
     )
     def get(self, request: Request) -> Response:
         fields = Reader(request.query_params)
         game = fields.choice("game", ("iacta", "dataclysm"))
+        query = " ".join(fields.text("q", max_length=MAX_QUERY).split())[:60]
         fields.check()
-        query = " ".join(request.query_params.get("q", "").replace("\x00", "").split())[:60]
         cards = Card.objects.filter(game=game, key__contains=name_key(query)).order_by("name")[:50]
         return Response([card_json(c) for c in cards])
 
