@@ -58,15 +58,13 @@ def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
     matches = Match.objects.filter(round__event=event).select_related("round")
     match = fields.row("match", matches, required=False, missing=NOT_IN_EVENT)
     player = fields.row("player", event.registrations.select_related("user"), missing=NOT_IN_EVENT)
-    if not fields.has("infraction"):
-        fields.fail("infraction", "infraction is required.")
-    else:
-        fields.choice(
-            "infraction",
-            INFRACTIONS,
-            message=f"Unknown infraction; one of: {', '.join(INFRACTIONS)}.",
-        )
-    infraction = fields.data.get("infraction")
+    infraction = fields.choice(
+        "infraction",
+        INFRACTIONS,
+        message=f"Unknown infraction; one of: {', '.join(INFRACTIONS)}."
+        if fields.has("infraction")
+        else "infraction is required.",
+    )
     game = fields.integer("game", required=False)
     game = 1 if game is None else game
     if player is not None:

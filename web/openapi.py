@@ -48,7 +48,6 @@ DATETIME: Schema = {"type": "string", "format": "date-time"}
 NULL_STR: Schema = {"type": ["string", "null"]}
 NULL_INT: Schema = {"type": ["integer", "null"]}
 NULL_DATETIME: Schema = {"type": ["string", "null"], "format": "date-time"}
-ID_PARAM_MAX = 2**63 - 1
 
 EVENT_STATUSES = ["draft", "registration", "running", "finished"]
 MATCH_STATUSES = ["pending", "reported", "confirmed", "disputed", "final"]
