@@ -135,7 +135,7 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
         "default": {
             # Redis errors become cache misses (logged), so pages serve while Redis is down;
             # short socket timeouts keep a page from hanging on an unreachable server.
-            "BACKEND": "arbiter.cache.ResilientRedisCache",
+            "BACKEND": "web.cache.ResilientRedisCache",
             "LOCATION": url,
             "TIMEOUT": 300,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

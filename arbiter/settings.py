@@ -52,7 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First (outermost): a database outage anywhere below is a 503 page, never a 500.
-    "arbiter.middleware.DatabaseUnavailableMiddleware",
+    "web.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -81,7 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "arbiter.context_processors.navigation",
+                "web.context_processors.navigation",
             ],
         },
     },
@@ -177,11 +177,11 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # Every parser refuses a body over API_MAX_BODY_BYTES with a 413 before reading it.
     "DEFAULT_PARSER_CLASSES": [
-        "arbiter.parsers.LimitedJSONParser",
-        "arbiter.parsers.LimitedFormParser",
-        "arbiter.parsers.LimitedMultiPartParser",
+        "web.parsers.LimitedJSONParser",
+        "web.parsers.LimitedFormParser",
+        "web.parsers.LimitedMultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "arbiter.api.exception_handler",
+    "EXCEPTION_HANDLER": "web.api.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 # Request bodies of the API: 1 MiB, and 32 MiB for a whole event's import document.
@@ -211,13 +211,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # The API takes JSON; form bodies still work but are not what tools should send.
-    "PARSER_WHITELIST": ["arbiter.parsers.LimitedJSONParser"],
+    "PARSER_WHITELIST": ["web.parsers.LimitedJSONParser"],
     "COMPONENT_SPLIT_REQUEST": True,
     "OAS_VERSION": "3.1.0",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "arbiter.openapi.add_components",
-        "arbiter.openapi.expand_rules_paths",
+        "web.openapi.add_components",
+        "web.openapi.expand_rules_paths",
     ],
 }
 

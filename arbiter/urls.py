@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from arbiter import views
-from arbiter.api import ApiDocsView
+from web import views
+from web.api import ApiDocsView
 
-handler403 = "arbiter.views.forbidden"
-handler404 = "arbiter.api.not_found"
+handler403 = "web.views.forbidden"
+handler404 = "web.api.not_found"
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -12,11 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 from decks import services
 from decks.models import Card, Decklist, name_key
-from tournaments.api import as_id, error_response, event_for, run_service
 from tournaments.models import Event, Registration
+from web.api import error_response, event_for, run_service
+from web.inputs import Reader
+from web.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
+
+MAX_TEXT = 20_000  # a decklist's text
+MAX_QUERY = 200  # a card search (only its first 60 characters are used)
 
 
 def card_json(card: Card) -> dict:
@@ -67,15 +71,20 @@ class CardSearch(APIView):
             OpenApiParameter(
                 "game", str, OpenApiParameter.QUERY, required=True, enum=["iacta", "dataclysm"]
             ),
-            OpenApiParameter("q", str, OpenApiParameter.QUERY, description="Part of the name."),
+            OpenApiParameter(
+                "q",
+                str,
+                OpenApiParameter.QUERY,
+                description=f"Part of the name (at most {MAX_QUERY} characters).",
+            ),
         ],
         responses=responses({200: (array(ref("Card")), "The cards, by name.")}, 400, 403),
     )
     def get(self, request: Request) -> Response:
-        game = request.query_params.get("game", "")
-        if game not in ("iacta", "dataclysm"):
-            return error_response("game must be iacta or dataclysm.", "game")
-        query = " ".join(request.query_params.get("q", "").replace("\x00", "").split())[:60]
+        fields = Reader(request.query_params)
+        game = fields.choice("game", ("iacta", "dataclysm"))
+        query = " ".join(fields.text("q", max_length=MAX_QUERY).split())[:60]
+        fields.check()
         cards = Card.objects.filter(game=game, key__contains=name_key(query)).order_by("name")[:50]
         return Response([card_json(c) for c in cards])
 
@@ -92,7 +101,7 @@ class Legality(APIView):
         request=body(
             ["event", "text"],
             event={**INT, "description": "A published event's id."},
-            text={**STR, "maxLength": 20000},
+            text={**STR, "maxLength": MAX_TEXT},
             example={"event": 1, "text": "4 Ember Tithe"},
         ),
         responses=responses(
@@ -102,15 +111,22 @@ class Legality(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        event = Event.objects.filter(pk=as_id(request.data.get("event")) or 0).first()
-        if event is None or event.status == Event.Status.DRAFT:
-            return error_response("event must be the id of a published event.", "event")
-        text = request.data.get("text")
-        if not isinstance(text, str) or len(text) > 20000:
-            return error_response(
-                "text must be the decklist as text (at most 20,000 characters).", "text"
-            )
+        fields = Reader(request.data)
+        published = "event must be the id of a published event."
+        visible = Event.objects.visible_to(request.user)
+        event = fields.row("event", visible, missing=published, message=published)
+        text = _decklist_text(fields)
+        fields.check()
         return run_service(lambda: services.check_text(event, text), asdict)
+
+
+def _decklist_text(fields: Reader) -> str:
+    """The list as typed: any text up to the limit, an empty one too (a blank draft)."""
+    message = "text must be the decklist as text (at most 20,000 characters)."
+    if fields.data.get("text") is None:
+        fields.fail("text", message)
+        return ""
+    return fields.text("text", max_length=MAX_TEXT, message=message)
 
 
 def _registration(request: Request, event: Event, who: str) -> Registration:
@@ -169,7 +185,7 @@ class DecklistView(APIView):
         summary="Save (and optionally submit) the player's own decklist",
         tags=["decks"],
         parameters=[WHO],
-        request=body(["text"], text={**STR, "maxLength": 20000}, submit=BOOL),
+        request=body(["text"], text={**STR, "maxLength": MAX_TEXT}, submit=BOOL),
         responses=responses(
             {
                 200: (
@@ -187,12 +203,10 @@ class DecklistView(APIView):
         registration = _registration(request, event, who)
         if registration.user_id != getattr(request.user, "pk", None):
             raise PermissionDenied("Only the player submits their decklist.")
-        text = request.data.get("text")
-        if not isinstance(text, str) or len(text) > 20000:
-            return error_response(
-                "text must be the decklist as text (at most 20,000 characters).", "text"
-            )
-        submit = request.data.get("submit", False) is True
+        fields = Reader(request.data)
+        text = _decklist_text(fields)
+        submit = fields.boolean("submit")
+        fields.check()
         return run_service(
             lambda: services.save_decklist(registration, text, submit=submit, actor=request.user),
             lambda saved: {**decklist_json(saved[0]), "report": asdict(saved[1])},

@@ -20,7 +20,7 @@ from decks.models import Card, DeckCheck, Decklist
 from rules_engine import adjudicate
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 DECK_GAMES = ("iacta", "dataclysm")  # Superjack decks are the standard 40 cards
 
@@ -148,11 +148,10 @@ def save_decklist(registration: Registration, text: str, *, submit: bool, actor)
         raise ServiceError(reason)
     report = check_text(event, text)
     if submit and not report.legal:
-        refusal = ServiceError(
-            "This list is not legal yet: fix what is listed below, or save it as a draft."
+        refusal = "This list is not legal yet: fix what is listed below, or save it as a draft."
+        raise ServiceError(
+            refusal, "text", errors=[{"field": "text", "message": refusal}, *why_not_legal(report)]
         )
-        refusal.errors = [{"field": "text", "message": str(refusal)}, *why_not_legal(report)]
-        raise refusal
     decklist = decklist or Decklist(registration=registration)
     decklist.main, decklist.sideboard = report.main, report.sideboard
     decklist.raw_text = text[:20000]

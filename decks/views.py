@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
@@ -18,7 +17,8 @@ from rules_engine import PayloadError, adjudicate
 from tournaments import rounds
 from tournaments.models import Event, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
-from tournaments.services import ServiceError
+from web.errors import ServiceError
+from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)
 
@@ -98,10 +98,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
 
 def _visible_event(request: HttpRequest, event_id: int) -> Event:
     """A draft event exists only for its organisers, here as on the event page."""
-    event = get_object_or_404(Event, pk=event_id)
-    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
-        raise Http404("No such event.")
-    return event
+    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
 
 
 def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:

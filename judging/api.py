@@ -8,7 +8,6 @@ organisers and superusers, 404 for an unknown event, penalty or call.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,12 +16,10 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import (
@@ -35,76 +32,14 @@ from judging.penalties import (
 )
 from judging.reports import consequence_text, infraction_label
 from rules_engine.iacta.tournament import INFRACTIONS
-from tournaments.api import event_for, run_service
 from tournaments.models import Event, Match, Registration
 from tournaments.roles import JUDGE, ORGANISER
-from tournaments.services import ServiceError
+from web.api import event_for, run_service
+from web.inputs import Reader
+from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 
 STAFF = (ORGANISER, JUDGE)
-MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
-WHOLE_NUMBER = re.compile(r"\s*-?[0-9]+\s*")
-TRUE_WORDS, FALSE_WORDS = {"true", "on", "1", "yes"}, {"false", "off", "0", "no", ""}
-
-
-class Body:
-    """A request body read field by field; every problem is collected, then raised at once."""
-
-    def __init__(self, request: Request):
-        if not isinstance(request.data, Mapping):
-            raise ValidationError({None: ["Send the fields as a JSON object."]})
-        self.data = request.data
-        self.problems: dict[str | None, list[str]] = {}
-
-    def fail(self, field: str, message: str) -> None:
-        self.problems.setdefault(field, []).append(message)
-
-    def check(self) -> None:
-        """Raise a 400 listing every problem found so far."""
-        if self.problems:
-            raise ValidationError(self.problems)
-
-    def integer(self, field: str, *, required: bool = True) -> int | None:
-        value = self.data.get(field)
-        if value is None or value == "":
-            if required:
-                self.fail(field, f"{field} is required.")
-            return None
-        if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value):
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(field, f"{field} must be a whole number.")
-            return None
-        return value
-
-    def text(self, field: str, *, required: bool = False) -> str:
-        value = self.data.get(field, "")
-        if value is None:
-            value = ""
-        if not isinstance(value, str):
-            self.fail(field, f"{field} must be text.")
-            return ""
-        if required and not value.strip():
-            self.fail(field, f"{field} is required.")
-        return value
-
-    def boolean(self, field: str) -> bool:
-        value = self.data.get(field, False)
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-            return value.strip().lower() in TRUE_WORDS
-        self.fail(field, f"{field} must be true or false.")
-        return False
-
-    def row(self, field: str, rows: QuerySet, what: str, *, required: bool = True) -> Any:
-        """The row of ``rows`` whose id the field holds: ids from elsewhere are refused."""
-        pk = self.integer(field, required=required)
-        if pk is None:
-            return None
-        found = rows.filter(pk=pk).first() if 1 <= pk <= MAX_ID else None
-        if found is None:
-            self.fail(field, f"This event has no {what} {pk}.")
-        return found
+MAX_TEXT = calls.MAX_TEXT
 
 
 # --- penalties ---------------------------------------------------------------------------
@@ -118,28 +53,24 @@ class PenaltyInput:
     match: Match | None
 
 
-def _penalty_input(body: Body, event: Event) -> PenaltyInput:
+def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
     """Read and check a penalty body, naming each field that is wrong."""
     matches = Match.objects.filter(round__event=event).select_related("round")
-    match = body.row("match", matches, "match", required=False)
-    player = body.row("player", event.registrations.select_related("user"), "player")
-    infraction = body.data.get("infraction")
-    if infraction is None or infraction == "":
-        body.fail("infraction", "infraction is required.")
-    elif not isinstance(infraction, str) or infraction not in INFRACTIONS:
-        body.fail("infraction", f"Unknown infraction; one of: {', '.join(INFRACTIONS)}.")
-    game = body.integer("game", required=False)
+    match = fields.row("match", matches, required=False, missing=NOT_IN_EVENT)
+    player = fields.row("player", event.registrations.select_related("user"), missing=NOT_IN_EVENT)
+    infraction = fields.choice(
+        "infraction",
+        INFRACTIONS,
+        message=f"Unknown infraction; one of: {', '.join(INFRACTIONS)}."
+        if fields.has("infraction")
+        else "infraction is required.",
+    )
+    game = fields.integer("game", required=False)
     game = 1 if game is None else game
     if player is not None:
-        for field, check in (
-            ("player", lambda: check_player_in_match(player, match)),
-            ("game", lambda: check_game(game, event)),
-        ):
-            try:
-                check()
-            except ServiceError as exc:
-                body.fail(field, str(exc))
-    body.check()
+        fields.checked("player", lambda: check_player_in_match(player, match))
+        fields.checked("game", lambda: check_game(game, event))
+    fields.check()
     return PenaltyInput(player, infraction, game, match)
 
 
@@ -196,6 +127,8 @@ def _penalties() -> QuerySet:
     ).order_by("issued_at", "pk")
 
 
+NOT_IN_EVENT = "This event has no {field} {id}."
+
 # What a judge sends to preview or issue a penalty: the same fields either way.
 PENALTY_BODY = body(
     ["player", "infraction"],
@@ -203,7 +136,7 @@ PENALTY_BODY = body(
     player={**INT, "description": "The player's registration id."},
     infraction={"type": "string", "enum": list(INFRACTIONS)},
     game={**INT, "minimum": 1},
-    notes=STR,
+    notes={**STR, "maxLength": MAX_TEXT},
 )
 
 
@@ -226,7 +159,7 @@ class PenaltyPreview(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
-        given = _penalty_input(Body(request), event)
+        given = _penalty_input(Reader(request.data), event)
         return run_service(
             lambda: preview_penalty(given.player, given.infraction, given.game, given.match),
             preview_json,
@@ -259,9 +192,9 @@ class PenaltyList(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
-        body = Body(request)
-        notes = body.text("notes")
-        given = _penalty_input(body, event)
+        fields = Reader(request.data)
+        notes = fields.text("notes", max_length=MAX_TEXT)
+        given = _penalty_input(fields, event)
         return run_service(
             lambda: issue_penalty(
                 given.player,
@@ -285,7 +218,7 @@ class PenaltyVoid(APIView):
         operation_id="penalty_void",
         summary="Void a penalty",
         tags=["judging"],
-        request=body(["reason"], reason=STR),
+        request=body(["reason"], reason={**STR, "maxLength": MAX_TEXT}),
         responses=responses(
             {
                 200: (
@@ -301,9 +234,9 @@ class PenaltyVoid(APIView):
     def post(self, request: Request, penalty_id: int) -> Response:
         penalty = get_object_or_404(Penalty, pk=penalty_id)
         event_for(request, penalty.event_id, *STAFF)
-        body = Body(request)
-        reason = body.text("reason", required=True)
-        body.check()
+        fields = Reader(request.data)
+        reason = fields.text("reason", required=True, max_length=MAX_TEXT)
+        fields.check()
         return run_service(
             lambda: void_penalty(penalty, request.user, reason),
             lambda manual: {
@@ -372,12 +305,12 @@ class CallList(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
-        body = Body(request)
+        fields = Reader(request.data)
         matches = Match.objects.filter(round__event=event)
-        match = body.row("match", matches, "match", required=False)
-        table = body.integer("table", required=False)
-        question = body.text("question", required=True)
-        body.check()
+        match = fields.row("match", matches, required=False, missing=NOT_IN_EVENT)
+        table = fields.integer("table", required=False)
+        question = fields.text("question", required=True)
+        fields.check()
         return run_service(
             lambda: calls.open_call(
                 event, request.user, question=question, table=table, match=match
@@ -413,14 +346,14 @@ class CallResolve(APIView):
     def post(self, request: Request, call_id: int) -> Response:
         call = get_object_or_404(JudgeCall, pk=call_id)
         event_for(request, call.event_id, *STAFF)
-        body = Body(request)
-        resolution = body.text("resolution", required=True)
-        minutes = body.integer("minutes")
-        grant_extension = body.boolean("grant_extension")
-        ruling = body.data.get("ruling")
-        if ruling is not None and not isinstance(ruling, Mapping):
-            body.fail("ruling", "ruling must be an object: {game, question, payload}.")
-        body.check()
+        fields = Reader(request.data)
+        resolution = fields.text("resolution", required=True)
+        minutes = fields.integer("minutes")
+        grant_extension = fields.boolean("grant_extension")
+        ruling = fields.mapping(
+            "ruling", message="ruling must be an object: {game, question, payload}."
+        )
+        fields.check()
         return run_service(
             lambda: calls.resolve_call(
                 call,
@@ -428,7 +361,7 @@ class CallResolve(APIView):
                 resolution=resolution,
                 minutes=minutes,
                 grant_extension=grant_extension,
-                ruling=dict(ruling) if ruling is not None else None,
+                ruling=ruling,
             ),
             lambda done: call_json(_calls().get(pk=done.pk)),
         )

@@ -20,30 +20,19 @@ from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
 from tournaments import clock
 from tournaments.models import Event, Match, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 MAX_TEXT = 2_000
 MAX_MINUTES = 180
 MAX_TABLE = 2_147_483_647  # the column's ceiling: a larger number cannot be stored
 
 
-class CallError(ServiceError):
-    """A refused change to a call, naming the field at fault so the API can point at it.
-
-    ``errors`` lists every problem as ``{"field", "message"}``, the way the API returns them.
-    """
-
-    def __init__(self, message: str, field: str | None = None, errors: list | None = None):
-        super().__init__(message)
-        self.errors = errors or [{"field": field, "message": message}]
-
-
 def _text(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise CallError(f"Write the {field}.", field)
+        raise ServiceError(f"Write the {field}.", field)
     text = value.strip()
     if len(text) > MAX_TEXT:
-        raise CallError(
+        raise ServiceError(
             f"The {field} is {len(text):,} characters long; keep it to {MAX_TEXT:,}.", field
         )
     return text
@@ -51,9 +40,9 @@ def _text(value: Any, field: str) -> str:
 
 def _whole_number(value: Any, field: str, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CallError(f"The {what} must be a whole number.", field)
+        raise ServiceError(f"The {what} must be a whole number.", field)
     if not low <= value <= high:
-        raise CallError(f"The {what} must be from {low} to {high:,} (got {value}).", field)
+        raise ServiceError(f"The {what} must be from {low} to {high:,} (got {value}).", field)
     return value
 
 
@@ -80,11 +69,11 @@ def open_call(
     if match is not None:
         match = Match.objects.select_related("round").filter(pk=match.pk).first()
         if match is None or match.round.event_id != event.pk:
-            raise CallError("That match is not part of this event.", "match")
+            raise ServiceError("That match is not part of this event.", "match")
         if match.is_bye:
-            raise CallError("A bye has no table to call a judge to.", "match")
+            raise ServiceError("A bye has no table to call a judge to.", "match")
         if table is not None and table != match.table:
-            raise CallError(
+            raise ServiceError(
                 f"The match is at table {match.table}, not table {table}: give one or the other.",
                 "table",
             )
@@ -95,9 +84,9 @@ def open_call(
         if round_ is not None:
             match = round_.matches.filter(table=table, is_bye=False).first()
     else:
-        raise CallError("Give the table the judge is called to.", "table")
+        raise ServiceError("Give the table the judge is called to.", "table")
     if judge is not None and not has_role(judge, event, JUDGE, ORGANISER):
-        raise CallError(f"{judge.get_username()} is not a judge of this event.", "judge")
+        raise ServiceError(f"{judge.get_username()} is not a judge of this event.", "judge")
     return JudgeCall.objects.create(
         event=event, round=round_, match=match, table=table, judge=judge, question=question
     )
@@ -110,22 +99,22 @@ def _locked(call: JudgeCall) -> JudgeCall:
 def _rule(call: JudgeCall, game: Any, question: Any, payload: Any, prefix: str = "") -> None:
     """Ask the rules engine and keep question and answer on the call (saved by the caller)."""
     if not isinstance(game, str) or not game:
-        raise CallError(
+        raise ServiceError(
             "Name the game of the ruling (iacta, superjack or dataclysm).", f"{prefix}game"
         )
     if not isinstance(question, str) or not question:
-        raise CallError("Name the rules question of the ruling.", f"{prefix}question")
+        raise ServiceError("Name the rules question of the ruling.", f"{prefix}question")
     try:
         answer = adjudicate(game, question, payload)
     except UnknownGame:
-        raise CallError(f"Arbiter has no game {game!r}.", f"{prefix}game") from None
+        raise ServiceError(f"Arbiter has no game {game!r}.", f"{prefix}game") from None
     except UnknownQuestion:
-        raise CallError(
+        raise ServiceError(
             f"{game} has no rules question {question!r}.", f"{prefix}question"
         ) from None
     except PayloadError as exc:
         problems = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
-        raise CallError(
+        raise ServiceError(
             f"The game state does not fit {game}/{question}: {problems}",
             errors=[
                 {"field": _payload_field(prefix, e["field"]), "message": e["message"]}
@@ -151,7 +140,7 @@ def attach_ruling(call: JudgeCall, actor, *, game: str, question: str, payload: 
     """
     call = _locked(call)
     if not call.is_open:
-        raise CallError("This call is resolved: its record can no longer change.")
+        raise ServiceError("This call is resolved: its record can no longer change.")
     _rule(call, game, question, payload)
     call.save(update_fields=["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"])
     return call
@@ -170,13 +159,13 @@ def resolve_call(
     """Close a call with its answer; granted minutes go onto the match's clock (903.1b)."""
     call = _locked(call)
     if not call.is_open:
-        raise CallError("This call is already resolved.")
+        raise ServiceError("This call is already resolved.")
     resolution = _text(resolution, "resolution")
     minutes = _whole_number(minutes, "minutes", "minutes", 0, MAX_MINUTES)
     fields = ["judge", "resolution", "resolved_at", "minutes"]
     if ruling is not None:
         if not isinstance(ruling, dict):
-            raise CallError("A ruling needs its game, question and payload.", "ruling")
+            raise ServiceError("A ruling needs its game, question and payload.", "ruling")
         _rule(call, ruling.get("game"), ruling.get("question"), ruling.get("payload"), "ruling.")
         fields += ["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"]
     if grant_extension:
@@ -193,13 +182,13 @@ def resolve_call(
 
 def _extend(call: JudgeCall, actor, minutes: int) -> None:
     if call.match_id is None:
-        raise CallError(
+        raise ServiceError(
             "This call is not tied to a match: there is no clock to extend.", "grant_extension"
         )
     if minutes < 1:
-        raise CallError("A time extension needs at least one minute.", "minutes")
+        raise ServiceError("A time extension needs at least one minute.", "minutes")
     try:
         clock.extend_match_time(call.match, minutes, actor, call=call.pk)
     except ServiceError as exc:
-        raise CallError(str(exc), "grant_extension") from None
+        raise ServiceError(str(exc), "grant_extension") from None
     call.extension_minutes = minutes

@@ -41,7 +41,7 @@ from tournaments import penalty_results
 from tournaments.match_games import InvalidResult, check_game_number
 from tournaments.models import Event, Match, Registration
 from tournaments.penalty_results import Cause, Left, Leftover
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
 MAX_PER_MATCH = 199  # the penalties question takes at most 200

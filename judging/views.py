@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from judging import calls
 from judging import penalties as penalty_service
 from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
@@ -18,7 +17,8 @@ from tournaments import rounds
 from tournaments.models import Event, Match, Registration
 from tournaments.results import games_of
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
-from tournaments.services import ServiceError
+from web.errors import ServiceError
+from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)
 
@@ -239,7 +239,7 @@ def search_timer(request: HttpRequest, event: Event) -> HttpResponse:
 @event_role_required(*STAFF)
 def attach_ruling(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
     """Keep the ruling just read on the ruling page with the judge call it settles."""
-    from arbiter.jsonbody import BodyError, read_json_body
+    from web.jsonbody import BodyError, read_json_body
 
     call = get_object_or_404(JudgeCall, pk=call_id, event=event)
     try:

@@ -39,7 +39,7 @@ from printing import documents
 from printing.models import PrintJob
 from printing.render import join_pdfs
 from tournaments.models import Event
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 log = logging.getLogger(__name__)
 PARTS_DIR = "prints/parts"

@@ -8,13 +8,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from printing import documents, jobs
 from printing.models import PrintJob
 from tournaments import rounds
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
-from tournaments.services import ServiceError
+from web.errors import ServiceError
+from web.inputs import whole_number
 
 STAFF = (ORGANISER, JUDGE)
 

@@ -16,9 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter import jsonbody
-from arbiter.jsonbody import BodyError
-from arbiter.openapi import json_body, ref, responses
 from rules_engine import (
     PayloadError,
     UnknownGame,
@@ -28,6 +25,9 @@ from rules_engine import (
     check_payload,
     get_question,
 )
+from web import jsonbody
+from web.jsonbody import BodyError
+from web.openapi import json_body, ref, responses
 
 MAX_BODY_BYTES = 64 * 1024
 

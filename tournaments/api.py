@@ -6,64 +6,26 @@ a missing role, 404 for an unknown event, round or match.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 from tournaments import results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.roles import JUDGE, ORGANISER, has_role
-from tournaments.services import ServiceError
+from tournaments.roles import JUDGE, ORGANISER
+from web.api import error_response, event_for, run_service
+from web.inputs import Reader
+from web.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 
-
-def error_response(message: str, field: str | None = None, code: int = 400) -> Response:
-    return Response({"errors": [{"field": field, "message": message}]}, status=code)
-
-
-def run_service(
-    action: Callable[[], Any], render: Callable[[Any], Any], code: int = 200
-) -> Response:
-    """Call a service; its refusal becomes a 400 naming why (and the fields, when it knows)."""
-    try:
-        outcome = action()
-    except ServiceError as exc:
-        errors = getattr(exc, "errors", None) or [{"field": None, "message": str(exc)}]
-        return Response({"errors": errors}, status=400)
-    return Response(render(outcome), status=code)
-
-
-def as_id(value: Any) -> int | None:
-    """An id from a body field: an int or a string of digits (form bodies); else None.
-
-    Anything else (text, a list, a float) would make the ORM raise instead of finding
-    nothing, so callers answer "no such ..." with a 400 rather than a 500.
-    """
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def event_for(request: Request, event_id: int, *roles: str) -> Event:
-    event = get_object_or_404(Event, pk=event_id)
-    is_draft = event.status == Event.Status.DRAFT
-    if roles or is_draft:
-        if not request.user.is_authenticated:
-            raise NotAuthenticated("Log in first.")
-        needed = roles or (ORGANISER,)
-        if not has_role(request.user, event, *needed):
-            raise PermissionDenied(f"Only this event's {' or '.join(needed)}s may do this.")
-    return event
+MAX_REASON = 2_000  # a reason is a sentence or two for the log
+MAX_TABLE = 2_147_483_647  # the table pin's column ceiling
+REASON = {**STR, "maxLength": MAX_REASON}
+NO_REGISTRATION = "No such registration in this event."
 
 
 def event_json(event: Event, players: int | None = None) -> dict:
@@ -122,10 +84,13 @@ class EventList(APIView):
         operation_id="events_list",
         summary="Published events",
         tags=["events"],
-        responses=responses({200: (array(ref("Event")), "Every event that is not a draft.")}, 403),
+        responses=responses(
+            {200: (array(ref("Event")), "Every event but drafts (their organisers see those).")},
+            403,
+        ),
     )
     def get(self, request: Request) -> Response:
-        events = Event.objects.exclude(status=Event.Status.DRAFT).annotate(
+        events = Event.objects.visible_to(request.user).annotate(
             seated=Count("registrations", filter=Q(registrations__status="registered"))
         )
         return Response([event_json(e, e.seated) for e in events])
@@ -209,7 +174,7 @@ class RoundAction(APIView):
                 "action", str, OpenApiParameter.PATH, enum=list(ACTIONS), description="What to do."
             )
         ],
-        request=body([], reason=STR, first=INT, second=INT, example={"reason": "Late arrival"}),
+        request=body([], reason=REASON, first=INT, second=INT, example={"reason": "Late arrival"}),
         responses=responses(
             {200: (ref("Round"), "The round after the change.")},
             *BODY_ERRORS,
@@ -221,28 +186,27 @@ class RoundAction(APIView):
     def post(self, request: Request, event_id: int, number: int, action: str) -> Response:
         event = event_for(request, event_id, ORGANISER)
         round_ = get_object_or_404(Round, event=event, number=number)
-        reason = str(request.data.get("reason", ""))
+        if action not in self.ACTIONS:
+            return error_response(f"Unknown action {action!r}.", code=404)
         if action == "start":
             return run_service(lambda: rounds.start_round(round_, request.user), round_json)
         if action == "close":
             return run_service(lambda: rounds.close_round(round_, request.user), round_json)
+        fields = Reader(request.data)
+        reason = fields.text("reason", max_length=MAX_REASON)
         if action == "repair":
+            fields.check()
             return run_service(
                 lambda: rounds.repair_round(round_, request.user, reason), round_json
             )
-        if action == "swap":
-            try:
-                first = event.registrations.get(pk=int(request.data.get("first")))
-                second = event.registrations.get(pk=int(request.data.get("second")))
-            except (TypeError, ValueError, Registration.DoesNotExist):
-                return error_response(
-                    "first and second must be registration ids of this event.", "first"
-                )
-            return run_service(
-                lambda: rounds.swap_players(round_, first, second, request.user, reason),
-                lambda _: round_json(round_),
-            )
-        return error_response(f"Unknown action {action!r}.", code=404)
+        swap = "first and second must be registration ids of this event."
+        first = fields.row("first", event.registrations, missing=swap, message=swap)
+        second = fields.row("second", event.registrations, missing=swap, message=swap)
+        fields.check()
+        return run_service(
+            lambda: rounds.swap_players(round_, first, second, request.user, reason),
+            lambda _: round_json(round_),
+        )
 
 
 class TopCut(APIView):
@@ -277,8 +241,10 @@ class TopCut(APIView):
         return run_service(lambda: rounds.start_top_cut(event, request.user), round_json, 201)
 
 
-def _score(request: Request) -> results.Score:
-    return results.parse_score(str(request.data.get("score", "")))
+def _score(fields: Reader) -> results.Score | None:
+    """The body's score (``2-1``, ``1-1-1``); a score that is not one names the field."""
+    text = fields.text("score", required=True, max_length=20)
+    return fields.checked("score", lambda: results.parse_score(text)) if text.strip() else None
 
 
 class MatchAction(APIView):
@@ -302,7 +268,7 @@ class MatchAction(APIView):
                 description="What to do.",
             )
         ],
-        request=body([], score=STR, reason=STR, example={"score": "2-1"}),
+        request=body([], score=STR, reason=REASON, example={"score": "2-1"}),
         responses=responses(
             {200: (ref("Match"), "The match after the change.")},
             *BODY_ERRORS,
@@ -316,28 +282,33 @@ class MatchAction(APIView):
         event = match.round.event
         if action == "result":
             event_for(request, event.pk, ORGANISER, JUDGE)
+            fields = Reader(request.data)
+            score, reason = _score(fields), fields.text("reason", max_length=MAX_REASON)
+            fields.check()
             return run_service(
-                lambda: results.enter_result(
-                    match, _score(request), request.user, str(request.data.get("reason", ""))
-                ),
-                match_json,
+                lambda: results.enter_result(match, score, request.user, reason), match_json
             )
         me = Registration.objects.filter(event=event, user=request.user).first()
         if me is None or me.pk not in (match.player_a_id, match.player_b_id):
             raise PermissionDenied("Only the players of this match may do this.")
         if action == "report":
+            fields = Reader(request.data)
+            score = _score(fields)
+            fields.check()
 
             def report():
-                score = _score(request)
+                mine_first = score
                 if match.player_b_id == me.pk:
-                    score = results.Score(score.b, score.a, score.draws)
-                return results.report_result(match, me, score, request.user)
+                    mine_first = results.Score(score.b, score.a, score.draws)
+                return results.report_result(match, me, mine_first, request.user)
 
             return run_service(report, match_json)
         if action == "confirm":
             return run_service(lambda: results.confirm_result(match, me, request.user), match_json)
         if action == "dispute":
-            reason = str(request.data.get("reason", ""))
+            fields = Reader(request.data)
+            reason = fields.text("reason", max_length=MAX_REASON)
+            fields.check()
             return run_service(
                 lambda: results.dispute_result(match, me, request.user, reason), match_json
             )
@@ -398,7 +369,7 @@ class Drop(APIView):
         request=body(
             [],
             registration={**INT, "description": "Organisers: whom to drop; leave out: yourself."},
-            reason=STR,
+            reason=REASON,
         ),
         responses=responses(
             {
@@ -418,17 +389,21 @@ class Drop(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
-        target = request.data.get("registration")
-        if target is None:
+        fields = Reader(request.data)
+        reason = fields.text("reason", max_length=MAX_REASON)
+        if not fields.has("registration"):
             registration = Registration.objects.filter(event=event, user=request.user).first()
             if registration is None:
                 raise PermissionDenied("You are not a player in this event.")
         else:
             event_for(request, event_id, ORGANISER)
-            registration = Registration.objects.filter(event=event, pk=as_id(target)).first()
-            if registration is None:
-                return error_response("No such registration in this event.", "registration")
-        reason = str(request.data.get("reason", ""))
+            registration = fields.row(
+                "registration",
+                event.registrations,
+                missing=NO_REGISTRATION,
+                message=NO_REGISTRATION,
+            )
+        fields.check()
         return run_service(
             lambda: services.drop_player(event, registration, request.user, reason),
             lambda r: {"registration": r.pk, "dropped_after_round": r.dropped_after_round},
@@ -489,10 +464,10 @@ class Players(APIView):
             ["action"],
             action={"type": "string", "enum": ["check_in", "late_entry", "pin"]},
             registrations=array(INT),
-            username=STR,
-            name=STR,
+            username={**STR, "maxLength": 150},
+            name={**STR, "maxLength": 200},
             registration=INT,
-            table=NULL_INT,
+            table={**NULL_INT, "minimum": 1, "maximum": MAX_TABLE},
             example={"action": "check_in", "registrations": [1, 2]},
         ),
         responses=responses(
@@ -513,42 +488,48 @@ class Players(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
-        action = str(request.data.get("action", ""))
+        fields = Reader(request.data)
+        action = fields.choice("action", ("check_in", "late_entry", "pin"))
+        fields.check()
         if action == "check_in":
-            ids = request.data.get("registrations")
-            if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
-                return error_response(
-                    "registrations must be a list of registration ids.", "registrations"
-                )
+            ids = fields.ids(
+                "registrations", message="registrations must be a list of registration ids."
+            )
+            fields.check()
             return run_service(
                 lambda: services.check_in(event, ids, request.user), lambda n: {"checked_in": n}
             )
         if action == "late_entry":
-            return self._late_entry(request, event)
-        if action == "pin":
-            registration = event.registrations.filter(
-                pk=as_id(request.data.get("registration"))
-            ).first()
-            table = request.data.get("table")
-            if registration is None:
-                return error_response("No such registration in this event.", "registration")
-            if table is not None and (not isinstance(table, int) or table < 1):
-                return error_response("table must be a table number (1 or more) or null.", "table")
-            registration.table_pin = table
-            registration.save(update_fields=["table_pin"])
-            return Response({"registration": registration.pk, "table_pin": table})
-        return error_response("action must be check_in, late_entry or pin.", "action")
+            return self._late_entry(fields, request, event)
+        return self._pin(fields, event)
 
-    def _late_entry(self, request: Request, event: Event) -> Response:
+    def _pin(self, fields: Reader, event: Event) -> Response:
+        registration = fields.row(
+            "registration", event.registrations, missing=NO_REGISTRATION, message=NO_REGISTRATION
+        )
+        table = fields.integer(
+            "table",
+            required=False,
+            minimum=1,
+            maximum=MAX_TABLE,
+            message="table must be a table number (1 or more) or null.",
+        )
+        fields.check()
+        registration.table_pin = table
+        registration.save(update_fields=["table_pin"])
+        return Response({"registration": registration.pk, "table_pin": table})
+
+    def _late_entry(self, fields: Reader, request: Request, event: Event) -> Response:
         from django.contrib.auth import get_user_model
 
-        username = str(request.data.get("username") or "").strip()
+        username = fields.text("username", strip=True, max_length=150)
+        name = fields.text("name", max_length=200)
+        fields.check()
         user = None
         if username:
             user = get_user_model().objects.filter(username__iexact=username).first()
             if user is None:
                 return error_response(f"No account is called {username!r}.", "username")
-        name = str(request.data.get("name") or "")
         return run_service(
             lambda: services.add_late_entry(event, request.user, user=user, name=name),
             lambda r: {"registration": r.pk, "joined_round": r.joined_round},

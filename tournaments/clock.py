@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.models import EventLog, Match, Round
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 
 @transaction.atomic

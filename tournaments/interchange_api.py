@@ -10,7 +10,6 @@ a body can be wrong becomes a 400 naming the problem, and so that the limit
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.conf import settings
@@ -21,15 +20,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter import jsonbody
-from arbiter.jsonbody import BodyError
-from arbiter.openapi import INT, STR, json_body, obj, ref, responses
-from arbiter.parsers import unusable_value
 from tournaments.interchange import InterchangeError, export_event, import_event
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
-
-_EVENT_ID = re.compile(r"[0-9]{1,18}")
+from web import jsonbody
+from web.inputs import Reader
+from web.jsonbody import BodyError
+from web.openapi import INT, STR, json_body, obj, ref, responses
+from web.parsers import unusable_value
 
 
 def _errors(status: int, errors: list[dict[str, Any]]) -> Response:
@@ -72,14 +70,13 @@ class EventExportView(APIView):
     )
     def get(self, request: Request) -> Response:
         raw = request.query_params.get("event", "").strip()
-        if not raw:
-            return _errors(400, [{"field": "event", "message": "Give the event's id: ?event=12"}])
-        if not _EVENT_ID.fullmatch(raw):
-            message = f"{raw[:40]!r} is not an event id (a whole number)."
-            return _errors(400, [{"field": "event", "message": message}])
-        event = Event.objects.filter(pk=int(raw)).first()
+        wrong = f"{raw[:40]!r} is not an event id (a whole number)."
+        fields = Reader(request.query_params)
+        event_id = fields.id("event", message=wrong if raw else "Give the event's id: ?event=12")
+        fields.check()
+        event = Event.objects.filter(pk=event_id).first()
         if event is None:
-            raise NotFound(f"No event has id {raw}.")
+            raise NotFound(f"No event has id {event_id}.")
         if not has_role(request.user, event, ORGANISER, JUDGE):
             raise PermissionDenied("Only this event's organisers and judges may export it.")
         filename = f"arbiter-event-{event.pk}.json"

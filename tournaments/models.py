@@ -27,6 +27,24 @@ def new_seed() -> int:
     return secrets.randbits(48)
 
 
+class EventQuerySet(models.QuerySet):
+    def visible_to(self, user) -> EventQuerySet:
+        """The events ``user`` may see: every one but drafts, and the drafts they organise.
+
+        A draft is its organisers' work in progress (superusers may see everything, as
+        they may do everything): every list and page that shows events starts here.
+        """
+        if user is not None and user.is_authenticated and user.is_superuser:
+            return self.all()
+        published = ~models.Q(status=Event.Status.DRAFT)
+        if user is None or not user.is_authenticated:
+            return self.filter(published)
+        organises = EventRole.objects.filter(
+            event=models.OuterRef("pk"), user=user, role=EventRole.Role.ORGANISER
+        )
+        return self.filter(published | models.Exists(organises))
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -83,6 +101,8 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "name"]

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
 from tournaments.models import Event, Match, Registration, ResultChange, Round
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 
 def parse_score(text: str) -> Score:

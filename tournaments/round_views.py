@@ -10,16 +10,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from arbiter.text import whole_number
 from tournaments import results, rounds, services
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
-from tournaments.services import ServiceError
+from web.errors import ServiceError
+from web.inputs import whole_number
 
 STEP_ACTIONS = {
     "pair": lambda event, user: rounds.pair_next_round(event, user),
@@ -42,10 +42,8 @@ def _round_matches(round_: Round | None):
 
 
 def _visible_event(request: HttpRequest, event_id: int) -> Event:
-    event = get_object_or_404(Event, pk=event_id)
-    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
-        raise Http404("No such event.")
-    return event
+    """A draft event exists only for its organisers (``Event.objects.visible_to``)."""
+    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
 
 
 def _round_or_latest(event: Event, number: str | None) -> Round | None:

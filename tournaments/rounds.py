@@ -16,7 +16,7 @@ from pairing import bracket, swiss
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 
 def suggested_swiss_rounds(players: int) -> int:

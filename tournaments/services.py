@@ -9,10 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournaments.models import Event, EventLog, EventRole, Registration
-
-
-class ServiceError(Exception):
-    """A refused change, with a message meant for the person who asked."""
+from web.errors import ServiceError
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
 from tournaments.rounds import swiss_round_count
+from web.errors import ServiceError
 
 SEATED = Q(registrations__status=Registration.Status.REGISTERED)
 
@@ -23,15 +24,13 @@ def _with_counts(events):
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = _with_counts(Event.objects.exclude(status=Event.Status.DRAFT))
+    events = _with_counts(Event.objects.visible_to(request.user))
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    event = get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
     roles = roles_in(request.user, event)
-    if event.status == Event.Status.DRAFT and not has_role(request.user, event, ORGANISER):
-        return render(request, "404.html", status=404)
     registration = (
         Registration.objects.filter(event=event, user=request.user).first()
         if request.user.is_authenticated
@@ -80,7 +79,7 @@ def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
             grant = services.grant_role(
                 event, form.cleaned_data["username"], form.cleaned_data["role"]
             )
-        except services.ServiceError as exc:
+        except ServiceError as exc:
             messages.error(request, str(exc))
         else:
             messages.success(
@@ -96,7 +95,7 @@ def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
 def revoke_role(request: HttpRequest, event: Event, grant_id: int) -> HttpResponse:
     try:
         services.revoke_role(event, grant_id)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Role removed.")
@@ -109,7 +108,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     try:
         registration = services.register_player(event, request.user)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, str(exc))
     else:
         if registration.status == Registration.Status.WAITLISTED:
@@ -125,7 +124,7 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     try:
         services.withdraw_player(event, request.user)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, f"You have withdrawn from {event.name}.")

@@ -79,8 +79,8 @@ def test_celery_uses_a_real_broker_when_one_is_named():
 def test_cache_is_redis_only_when_cache_url_is_given():
     assert "LocMemCache" in env.cache_config({})["default"]["BACKEND"]
     redis = env.cache_config({"CACHE_URL": "redis://127.0.0.1:6379/1"})["default"]
-    # Django's RedisCache, with Redis errors turned into misses (arbiter/cache.py).
-    assert redis["BACKEND"] == "arbiter.cache.ResilientRedisCache"
+    # Django's RedisCache, with Redis errors turned into misses (web/cache.py).
+    assert redis["BACKEND"] == "web.cache.ResilientRedisCache"
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         env.cache_config({"CACHE_URL": "memcached://x"})
 

@@ -15,7 +15,7 @@ from judging.models import Penalty
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import rounds
 from tournaments.models import EventLog, EventRole
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -10,13 +10,14 @@ import io
 import pytest
 
 from judging import reports
-from judging.calls import CallError, attach_ruling, open_call, resolve_call
+from judging.calls import attach_ruling, open_call, resolve_call
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty, void_penalty
 from tests.conftest import make_user
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import rounds, services
 from tournaments.models import Event, EventLog, EventRole, Match
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +122,7 @@ def test_between_rounds_a_table_has_no_match(hall, judge, organiser):
 )
 def test_open_call_refuses_what_cannot_be_logged(hall, judge, fields, field, message):
     event, _ = hall
-    with pytest.raises(CallError, match=message) as refused:
+    with pytest.raises(ServiceError, match=message) as refused:
         open_call(event, judge, **fields)
     assert refused.value.errors[0]["field"] == field
     assert not JudgeCall.objects.exists()
@@ -136,15 +137,15 @@ def test_open_call_refuses_another_events_match_and_a_wrong_table(hall, judge, o
     event, table = hall
     elsewhere = other_event(organiser, "ann", "bea")
     their_match = rounds.pair_next_round(elsewhere, organiser).matches.get()
-    with pytest.raises(CallError, match="not part of this event"):
+    with pytest.raises(ServiceError, match="not part of this event"):
         open_call(event, judge, question="Q", match=their_match)
-    with pytest.raises(CallError, match="not table 99"):
+    with pytest.raises(ServiceError, match="not table 99"):
         open_call(event, judge, question="Q", match=table, table=99)
 
 
 def test_only_a_judge_of_the_event_is_assigned(hall, judge):
     event, table = hall
-    with pytest.raises(CallError, match="is not a judge of this event"):
+    with pytest.raises(ServiceError, match="is not a judge of this event"):
         open_call(event, judge, question="Q", table=1, judge=table.player_a.user)
 
 
@@ -166,7 +167,7 @@ def test_a_call_is_resolved_once(hall, judge):
     event, _ = hall
     call = open_call(event, judge, question="Q", table=1)
     resolve_call(call, judge, resolution="First", minutes=2)
-    with pytest.raises(CallError, match="already resolved"):
+    with pytest.raises(ServiceError, match="already resolved"):
         resolve_call(call, judge, resolution="Second", minutes=3)
     call.refresh_from_db()
     assert call.resolution == "First"
@@ -176,7 +177,7 @@ def test_a_call_is_resolved_once(hall, judge):
 def test_minutes_must_be_0_to_180(hall, judge, minutes, message):
     event, _ = hall
     call = open_call(event, judge, question="Q", table=1)
-    with pytest.raises(CallError, match=message):
+    with pytest.raises(ServiceError, match=message):
         resolve_call(call, judge, resolution="R", minutes=minutes)
     call.refresh_from_db()
     assert call.is_open
@@ -197,10 +198,10 @@ def test_an_extension_adds_the_minutes_to_the_match_clock_903_1b(hall, judge):
 def test_no_extension_without_a_match_or_minutes(hall, judge):
     event, table = hall
     stray = open_call(event, judge, question="Q", table=40)
-    with pytest.raises(CallError, match="not tied to a match"):
+    with pytest.raises(ServiceError, match="not tied to a match"):
         resolve_call(stray, judge, resolution="R", minutes=5, grant_extension=True)
     call = open_call(event, judge, question="Q", match=table)
-    with pytest.raises(CallError, match="at least one minute"):
+    with pytest.raises(ServiceError, match="at least one minute"):
         resolve_call(call, judge, resolution="R", minutes=0, grant_extension=True)
 
 
@@ -209,7 +210,7 @@ def test_no_extension_once_the_round_is_closed(hall, judge, organiser):
     call = open_call(event, judge, question="Deck check", match=table)
     play_out(table.round, organiser)
     rounds.close_round(table.round, organiser)
-    with pytest.raises(CallError, match="Round 1 is closed") as refused:
+    with pytest.raises(ServiceError, match="Round 1 is closed") as refused:
         resolve_call(call, judge, resolution="Legal", minutes=5, grant_extension=True)
     assert refused.value.errors[0]["field"] == "grant_extension"
     table.refresh_from_db()
@@ -247,7 +248,7 @@ def test_a_ruling_that_does_not_fit_is_refused(
 ):
     event, _ = hall
     call = open_call(event, judge, question="Q", table=1)
-    with pytest.raises(CallError, match=message) as refused:
+    with pytest.raises(ServiceError, match=message) as refused:
         attach_ruling(call, judge, game=game, question=question, payload=payload)
     assert field in [e["field"] for e in refused.value.errors]
     call.refresh_from_db()
@@ -262,7 +263,7 @@ def test_a_refused_ruling_refuses_the_whole_resolution(hall, judge):
         "question": "search-time",
         "payload": {"seconds": "long", "judged": True},
     }
-    with pytest.raises(CallError) as refused:
+    with pytest.raises(ServiceError) as refused:
         resolve_call(call, judge, resolution="R", minutes=5, grant_extension=True, ruling=bad)
     assert [e["field"] for e in refused.value.errors] == ["ruling.payload.seconds"]
     table.refresh_from_db()
@@ -274,7 +275,7 @@ def test_a_resolved_calls_ruling_is_final(hall, judge):
     event, _ = hall
     call = open_call(event, judge, question="Q", table=1)
     resolve_call(call, judge, resolution="R", minutes=1)
-    with pytest.raises(CallError, match="resolved"):
+    with pytest.raises(ServiceError, match="resolved"):
         attach_ruling(call, judge, game="iacta", question="search-time", payload=SEARCH)
 
 

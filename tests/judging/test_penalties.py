@@ -9,7 +9,7 @@ from tournaments import results, rounds
 from tournaments.history import standings_rows
 from tournaments.models import EventLog, Match, Registration, ResultChange
 from tournaments.results import Score
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from printing.models import PrintJob
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import rounds
 from tournaments.models import EventRole
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

@@ -6,7 +6,7 @@ from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import penalty_results, rounds
 from tournaments.models import EventLog, Match, ResultChange
 from tournaments.penalty_results import Cause, Left
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from tests.conftest import make_user
 from tournaments import results, rounds, services
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
 from tournaments.results import Score
-from tournaments.services import ServiceError
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

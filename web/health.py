@@ -26,7 +26,7 @@ def check_cache() -> dict[str, Any]:
     ok = cache.get(key) == "1"
     cache.delete(key)
     backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-    if not ok:  # arbiter.cache turns Redis errors into misses; say which one it met
+    if not ok:  # web.cache turns Redis errors into misses; say which one it met
         return {"ok": False, "backend": backend, "error": getattr(cache, "last_error", None)}
     return {"ok": ok, "backend": backend}
 

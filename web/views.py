@@ -2,12 +2,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from arbiter.health import run_checks
 from tournaments.models import Event
+from web.health import run_checks
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    upcoming = Event.objects.exclude(status=Event.Status.DRAFT).order_by("date")[:6]
+    upcoming = Event.objects.visible_to(request.user).order_by("date")[:6]
     return render(request, "home.html", {"upcoming": upcoming})
 
 

@@ -3,7 +3,7 @@
 The API views are plain ``APIView``s writing JSON by hand, so their bodies are described
 here as JSON Schema (OpenAPI 3.1) components, and each view's ``extend_schema`` names
 them through the helpers below. Error bodies are always ``{"errors": [{"field",
-"message"}]}`` (``arbiter.api.exception_handler``), whatever the status.
+"message"}]}`` (``web.api.exception_handler``), whatever the status.
 
 ``expand_rules_paths`` turns the one ``/api/v1/rules/{game}/{question}/`` route into a
 path per question, each with that question's payload schema from the rules engine's
@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 
 Schema = dict[str, Any]
 
@@ -48,7 +48,6 @@ DATETIME: Schema = {"type": "string", "format": "date-time"}
 NULL_STR: Schema = {"type": ["string", "null"]}
 NULL_INT: Schema = {"type": ["integer", "null"]}
 NULL_DATETIME: Schema = {"type": ["string", "null"], "format": "date-time"}
-ID_PARAM_MAX = 2**63 - 1
 
 EVENT_STATUSES = ["draft", "registration", "running", "finished"]
 MATCH_STATUSES = ["pending", "reported", "confirmed", "disputed", "final"]
@@ -321,11 +320,6 @@ def body(required: list[str], example: dict | None = None, **properties: Schema)
     if example is not None:
         schema["examples"] = [example]
     return json_body(schema)
-
-
-def path_id(name: str, text: str) -> OpenApiParameter:
-    """An integer path parameter (the URL only matches digits)."""
-    return OpenApiParameter(name, int, OpenApiParameter.PATH, description=text, required=True)
 
 
 # Every body-taking endpoint may also answer these (the parser's refusals).

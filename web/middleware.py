@@ -55,7 +55,7 @@ def _note_database_error(sender: Any, request: HttpRequest | None = None, **kwar
         request.database_unavailable = True
 
 
-got_request_exception.connect(_note_database_error, dispatch_uid="arbiter.database_unavailable")
+got_request_exception.connect(_note_database_error, dispatch_uid="web.database_unavailable")
 
 
 class DatabaseUnavailableMiddleware:

@@ -3,7 +3,7 @@
 DRF's own parsers read a body of any size into memory. These check the declared
 ``Content-Length`` first and never read more than the limit plus one byte, answering
 413 naming the limit; malformed JSON is a 400 naming the problem (via
-``arbiter.jsonbody``, which also turns NaN, deep nesting and huge integers into 400s
+``web.jsonbody``, which also turns NaN, deep nesting and huge integers into 400s
 rather than 500s).
 
 The limit is ``settings.API_MAX_BODY_BYTES``; a view may set ``max_body_bytes`` to
@@ -21,7 +21,7 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
-from arbiter import jsonbody
+from web import jsonbody
 
 
 class BodyTooLarge(APIException):

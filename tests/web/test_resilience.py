@@ -11,8 +11,8 @@ from django.db import InterfaceError, OperationalError
 from django.test import RequestFactory
 
 from arbiter import env
-from arbiter.cache import ResilientRedisCache
-from arbiter.middleware import DatabaseUnavailableMiddleware
+from web.cache import ResilientRedisCache
+from web.middleware import DatabaseUnavailableMiddleware
 
 
 def closed_port() -> int:

@@ -28,7 +28,7 @@ def test_healthz_reports_a_dead_broker_as_503(client):
 
 @pytest.mark.django_db
 def test_healthz_reports_a_dead_database_as_503(client, monkeypatch):
-    from arbiter import health
+    from web import health
 
     def broken():
         raise ConnectionError("connection refused")

@@ -1,0 +1,237 @@
+"""Reading what a request sends: API bodies and query strings, form fields and URLs.
+
+Every API reads its fields through :class:`Reader`, so a field means the same thing
+everywhere: an id is ASCII digits naming a positive number (``str.isdigit`` also
+accepts "²", which ``int`` cannot read), text has a length limit and no NUL (which
+PostgreSQL cannot store), and every field that is wrong is reported, each naming
+itself, in one :class:`~web.errors.ServiceError`, so the client fixes them all at once
+and nothing is written. Nothing here uses Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from web.errors import FieldError, ServiceError
+
+MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
+MAX_DIGITS = 30  # longer digit strings are refused unread (int() of them is slow)
+_WHOLE = re.compile(r"[0-9]{1,9}")
+_INTEGER = re.compile(rf"\s*(-?[0-9]{{1,{MAX_DIGITS}}})\s*")
+TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
+FALSE_WORDS = frozenset({"false", "off", "0", "no", ""})
+
+
+def whole_number(raw: object) -> int | None:
+    """The number in ``raw`` (a form field, a URL part) if it is plain ASCII digits, else None.
+
+    For pages, which answer a bad number by ignoring it; APIs use :class:`Reader`.
+    """
+    text = str(raw if raw is not None else "").strip()
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
+def _as_integer(value: Any) -> int | None:
+    """An int, or a string of ASCII digits (form bodies, query strings); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        found = _INTEGER.fullmatch(value)
+        return int(found.group(1)) if found else None
+    return None
+
+
+def _words(choices: Collection[str]) -> str:
+    listed = [str(c) for c in choices]
+    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} or {listed[-1]}"
+
+
+class Reader:
+    """The fields of one request, read one by one; every problem collected.
+
+    Each reading method returns the value, or None (a default for text and booleans)
+    after noting what is wrong; :meth:`check` then raises one ServiceError listing
+    every problem. Values read before ``check`` must not be used until it has passed.
+    """
+
+    def __init__(self, data: Any, *, what: str = "the fields as a JSON object"):
+        if not isinstance(data, Mapping):
+            raise ServiceError(f"Send {what}.")
+        self.data = data
+        self.errors: list[FieldError] = []
+
+    def fail(self, field: str | None, message: str) -> None:
+        """Note a problem found by the caller (a rule the reader does not know)."""
+        self.errors.append(FieldError(field=field, message=message))
+
+    def check(self) -> None:
+        """Raise one ServiceError listing every problem noted so far."""
+        if self.errors:
+            raise ServiceError.of(self.errors)
+
+    def has(self, field: str) -> bool:
+        """Whether the field was sent with a value (null and "" count as not sent)."""
+        return self.data.get(field) not in (None, "")
+
+    def _missing(self, field: str, required: bool, message: str | None = None) -> bool:
+        if self.has(field):
+            return False
+        if required:
+            self.fail(field, message or f"{field} is required.")
+        return True
+
+    def integer(
+        self,
+        field: str,
+        *,
+        required: bool = True,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        message: str | None = None,
+    ) -> int | None:
+        """A whole number within the bounds given; ``message`` replaces the reader's own
+        words for a value that is missing, not a number or out of bounds."""
+        if self._missing(field, required, message):
+            return None
+        value = _as_integer(self.data.get(field))
+        if value is None:
+            self.fail(field, message or f"{field} must be a whole number.")
+            return None
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            self.fail(field, message or f"{field} must be {_bounds(minimum, maximum)}.")
+            return None
+        return value
+
+    def id(self, field: str, *, required: bool = True, message: str | None = None) -> int | None:
+        """A row id: a positive whole number that fits an id column."""
+        message = message or f"{field} must be an id (a whole number from 1)."
+        return self.integer(field, required=required, minimum=1, maximum=MAX_ID, message=message)
+
+    def ids(self, field: str, *, message: str | None = None) -> list[int] | None:
+        """A list of row ids (a JSON list, or the field repeated in a form)."""
+        value = self.data.get(field)
+        if isinstance(value, str) and hasattr(self.data, "getlist"):
+            value = self.data.getlist(field)
+        found = [_as_integer(item) for item in value] if isinstance(value, list) else None
+        if found is None or any(pk is None or not 1 <= pk <= MAX_ID for pk in found):
+            self.fail(field, message or f"{field} must be a list of ids.")
+            return None
+        return found
+
+    def row(
+        self,
+        field: str,
+        rows: Any,
+        *,
+        required: bool = True,
+        missing: str | None = None,
+        message: str | None = None,
+    ) -> Any:
+        """The row of ``rows`` (a queryset) whose id the field holds, or None.
+
+        Only ids among ``rows`` are found, so an id of another event's row is refused.
+        ``missing`` words the refusal of a number that is no such row (``{id}`` is the
+        number); ``message`` that of a value that is missing or no number at all (both
+        default to the reader's own).
+        """
+        pk = self.integer(field, required=required, message=message)
+        if pk is None:
+            return None
+        found = rows.filter(pk=pk).first() if 1 <= pk <= MAX_ID else None
+        if found is None:
+            self.fail(field, (missing or "There is no {field} {id}.").format(field=field, id=pk))
+        return found
+
+    def text(
+        self,
+        field: str,
+        *,
+        required: bool = False,
+        max_length: int | None = None,
+        strip: bool = False,
+        message: str | None = None,
+    ) -> str:
+        """Text, "" when not sent; at most ``max_length`` characters and never a NUL."""
+        value = self.data.get(field)
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            self.fail(field, message or f"{field} must be text.")
+            return ""
+        if strip:
+            value = value.strip()
+        if "\x00" in value:
+            self.fail(field, f"{field} may not contain NUL characters (\\u0000).")
+            return ""
+        if max_length is not None and len(value) > max_length:
+            self.fail(
+                field,
+                message or f"{field} is {len(value):,} characters long; keep it to {max_length:,}.",
+            )
+            return ""
+        if required and not value.strip():
+            self.fail(field, f"{field} is required.")
+        return value
+
+    def boolean(self, field: str, *, default: bool = False) -> bool:
+        """true or false (or, from a form, on/off, yes/no, 1/0)."""
+        value = self.data.get(field, default)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            return value.strip().lower() in TRUE_WORDS
+        self.fail(field, f"{field} must be true or false.")
+        return default
+
+    def choice(
+        self,
+        field: str,
+        choices: Collection[str],
+        *,
+        required: bool = True,
+        message: str | None = None,
+    ) -> str | None:
+        """One of ``choices``; ``message`` replaces "<field> must be a, b or c."."""
+        if not self.has(field):
+            if required:
+                self.fail(field, message or f"{field} must be {_words(choices)}.")
+            return None
+        value = self.data.get(field)
+        if not isinstance(value, str) or value not in choices:
+            self.fail(field, message or f"{field} must be {_words(choices)}.")
+            return None
+        return value
+
+    def mapping(self, field: str, *, message: str | None = None) -> dict[str, Any] | None:
+        """A JSON object, or None when not sent."""
+        value = self.data.get(field)
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            self.fail(field, message or f"{field} must be an object.")
+            return None
+        return dict(value)
+
+    def checked(self, field: str, rule: Callable[[], Any]) -> Any:
+        """Run a service's check of one field; its refusal becomes that field's error."""
+        try:
+            return rule()
+        except ServiceError as exc:
+            self.errors.extend(
+                FieldError(field=e["field"] or field, message=e["message"]) for e in exc.errors
+            )
+            return None
+
+
+def _bounds(minimum: int | None, maximum: int | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"from {minimum:,} to {maximum:,}"
+    if minimum is not None:
+        return f"at least {minimum:,}"
+    return f"at most {maximum:,}"
