@@ -1,9 +1,10 @@
-"""``/api/v1/events/export/`` and ``/api/v1/events/import/``: the interchange format over HTTP.
+"""``/api/v1/events/export/``, ``/api/v1/events/import/`` and the format's JSON Schema at
+``/api/v1/schemas/arbiter-event-1.json``: the interchange format over HTTP.
 
 Export is for the event's organisers and judges (and superusers); import is for any
-signed-in user, who becomes the new event's organiser. The import body is read and
-parsed here rather than by DRF's parsers (as in ``rulebook.api``) so that every way
-a body can be wrong becomes a 400 naming the problem, and so that the limit
+signed-in user, who becomes the new event's organiser; the schema is for anyone. The
+import body is read and parsed here rather than by DRF's parsers (as in ``rulebook.api``)
+so that every way a body can be wrong becomes a 400 naming the problem, and so that the limit
 (``API_IMPORT_MAX_BODY_BYTES``, 32 MiB unless set) is ours rather than Django's 2.5 MB
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (which only applies to ``request.body``).
 """
@@ -13,20 +14,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import HttpResponse, HttpResponseBase
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.interchange import InterchangeError, export_event, import_event
+from tournaments.interchange import (
+    InterchangeError,
+    export_event,
+    import_event,
+    schema_bytes,
+    schema_etag,
+)
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from web import jsonbody
 from web.inputs import Reader
 from web.jsonbody import BodyError
-from web.openapi import INT, STR, json_body, obj, ref, responses
+from web.openapi import ANY_OBJECT, INT, STR, json_body, obj, ref, responses
 from web.parsers import unusable_value
 
 
@@ -126,3 +136,54 @@ class EventImportView(APIView):
             )
         url = request.build_absolute_uri(event.get_absolute_url())
         return Response({"id": event.pk, "url": url}, status=201, headers={"Location": url})
+
+
+class SchemaJSONRenderer(JSONRenderer):
+    """JSON Schema's own media type, so ``Accept: application/schema+json`` is served."""
+
+    media_type = "application/schema+json"
+
+
+SCHEMA_MAX_AGE = 60 * 60  # an hour: the file changes only with a new release of the site
+_SCHEMA_BODY = {
+    **ANY_OBJECT,
+    "description": "The arbiter-event/1 JSON Schema (draft 2020-12), as committed in "
+    "docs/schemas/arbiter-event-1.schema.json.",
+}
+
+
+class EventSchemaView(APIView):
+    """GET: the ``arbiter-event/1`` JSON Schema, for anyone (tools check files with it).
+
+    Served as the committed file, byte for byte, with an ETag (a 304 for a matching
+    ``If-None-Match``) and public caching: as ``application/json`` (what browsers and
+    most tools expect, and what errors here are), or as ``application/schema+json`` to
+    a request that asks for that. No authentication: nothing here depends on who asks,
+    so shared caches may keep it.
+    """
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, SchemaJSONRenderer]
+
+    @extend_schema(
+        operation_id="event_schema",
+        summary="The arbiter-event/1 JSON Schema (for anyone)",
+        tags=["events"],
+        responses={
+            (200, JSONRenderer.media_type): OpenApiResponse(
+                response=_SCHEMA_BODY, description="The schema."
+            ),
+            (200, SchemaJSONRenderer.media_type): OpenApiResponse(
+                response=_SCHEMA_BODY, description="The schema."
+            ),
+            304: OpenApiResponse(description="Not modified: `If-None-Match` names its ETag."),
+        },
+    )
+    def get(self, request: Request) -> HttpResponseBase:
+        media_type = request.accepted_renderer.media_type  # not the Accept entry (its q=…)
+        response = HttpResponse(schema_bytes(), content_type=media_type)
+        response["ETag"] = schema_etag()
+        patch_cache_control(response, public=True, max_age=SCHEMA_MAX_AGE)
+        patch_vary_headers(response, ["Accept"])
+        return get_conditional_response(request, etag=schema_etag(), response=response)

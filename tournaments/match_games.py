@@ -14,7 +14,7 @@ Pure Python, no Django: the tournaments app reads rows into ``MatchGames`` and w
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -137,6 +137,13 @@ class MatchGames:
             player_b,
             (player_a,) * score.a + (player_b,) * score.b + (None,) * score.draws,
         )
+
+    @classmethod
+    def from_public(
+        cls, player_a: int, player_b: int | None, winners: Iterable[Any], pks: Mapping[Any, int]
+    ) -> MatchGames:
+        """Games written by public id (None for a draw), as imports and the API give them."""
+        return cls(player_a, player_b, tuple(None if w is None else pks[w] for w in winners))
 
     @classmethod
     def bye(cls, player: int) -> MatchGames:

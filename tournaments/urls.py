@@ -58,6 +58,11 @@ urlpatterns = [
         interchange_api.EventImportView.as_view(),
         name="api_event_import",
     ),
+    path(
+        "api/v1/schemas/arbiter-event-1.json",
+        interchange_api.EventSchemaView.as_view(),
+        name="api_event_schema",
+    ),
     path("api/v1/events/<int:event_id>/", api.EventDetail.as_view(), name="api_event"),
     path("api/v1/events/<int:event_id>/rounds/", api.RoundList.as_view(), name="api_rounds"),
     path(

@@ -509,6 +509,7 @@ def test_dockerignore_keeps_secrets_and_local_state_out_but_not_the_app():
         "deploy/healthcheck.py",
         "deploy/docker-entrypoint.sh",
         "deploy/.env.example",
+        "docs/schemas/arbiter-event-1.schema.json",  # read at run time by the interchange
     ]
     for path in needed:
         assert not dockerignored(path), path

@@ -227,6 +227,8 @@ TABLE: dict[str, list[Case]] = {
         get(API_LOGGED_IN_ONLY),
         post(E("401/403", "400", "400", "400")),
     ],
+    # The arbiter-event/1 JSON Schema: public, like the format itself.
+    "tournaments:api_event_schema": [get(ALL_200), post(ALL_405)],
     "tournaments:api_event": [get(ALL_200)],
     "tournaments:api_rounds": [get(ALL_200), post(API_ORGANISER_WRITE)],
     "tournaments:api_round": [get(ALL_200)],

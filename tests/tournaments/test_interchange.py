@@ -7,6 +7,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from jsonschema import Draft202012Validator
 
+from pairing.standings import TIEBREAKERS
 from tests.conftest import make_user
 from tournaments import interchange, services
 from tournaments.history import round_winners, standings_rows
@@ -24,17 +27,30 @@ from tournaments.interchange import (
     InterchangeError,
     export_event,
     import_event,
+    importer,
     public_ids,
 )
-from tournaments.models import Event, EventLog, EventRole, Match, Registration, Round
+from tournaments.interchange import schema as interchange_schema
+from tournaments.models import (
+    Event,
+    EventLog,
+    EventRole,
+    Game,
+    Match,
+    MatchFormat,
+    Registration,
+    Round,
+)
 from tournaments.roles import has_role
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "docs" / "samples" / "arbiter-event-sample.json"
+SCHEMA_FILE = ROOT / "docs" / "schemas" / "arbiter-event-1.schema.json"
 EXPORT_URL = "/api/v1/events/export/"
 IMPORT_URL = "/api/v1/events/import/"
+SCHEMA_URL = "/api/v1/schemas/arbiter-event-1.json"
 
 
 def small_document() -> dict:
@@ -228,6 +244,29 @@ def test_import_reads_integer_ids_late_entries_and_disqualifications(organiser):
     assert exported["players"][3]["disqualified"] is True
 
 
+@pytest.mark.parametrize(
+    ("player_id", "accepted"),
+    [(10**63, True), (10**64 - 1, True), (-(10**63 - 1), True), (10**64, False)],
+)
+def test_integer_ids_are_read_up_to_64_characters(player_id, accepted, organiser):
+    """An integer id is read as its decimal text, which must fit the 64-character id."""
+    document = small_document()
+    document["players"][0]["id"] = player_id
+    for round_ in document["rounds"]:
+        for match in round_["matches"]:
+            match["players"] = [player_id if x == "p1" else x for x in match["players"]]
+            match["games"] = [player_id if x == "p1" else x for x in match.get("games", [])]
+    if accepted:
+        event = import_event(document, organiser)
+        assert event.registrations.filter(external_id=str(player_id)).exists()
+        return
+    events = Event.objects.count()
+    with pytest.raises(InterchangeError) as refused:
+        import_event(document, organiser)
+    assert [p.path for p in refused.value.problems] == ["players[0].id"]
+    assert Event.objects.count() == events
+
+
 def test_event_status_follows_the_file_or_its_rounds(organiser):
     no_rounds = small_document()
     no_rounds["rounds"], no_rounds["drops"] = [], []
@@ -252,7 +291,7 @@ def test_a_failure_while_writing_leaves_nothing_behind(organiser, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(interchange, "_create_matches", broken)
+    monkeypatch.setattr(importer, "_create_matches", broken)
     with pytest.raises(RuntimeError):
         import_event(small_document(), organiser)
     assert row_counts() == before
@@ -605,12 +644,216 @@ def test_any_wrong_value_anywhere_is_a_listed_problem_never_a_crash(organiser):
         for wrong in (None, True, -1, 1.5, "x", [], {}, _DELETE):
             if wrong is _DELETE and not where:
                 continue
+            with_wrong = _replaced(document, where, wrong)
             try:
-                with_wrong = _replaced(document, where, wrong)
                 import_event(with_wrong, organiser)
             except InterchangeError as exc:
                 assert exc.problems, (where, wrong)
-                assert all(isinstance(p.message, str) for p in exc.problems)
+                for problem in exc.problems:
+                    assert isinstance(problem.message, str), (where, wrong)
+                    assert not _READS_LIKE_PYTHON.search(problem.message), (where, wrong, problem)
+
+
+# jsonschema's own wording, or a Python repr, reaching a message.
+_READS_LIKE_PYTHON = re.compile(
+    r"is not of type|is a required property|is not one of|is not valid under|"
+    r"\bNone\b|\bTrue\b|\bFalse\b|\[\]|\{\}"
+)
+
+
+# --- the JSON Schema -------------------------------------------------------------------------
+
+
+def committed_validator() -> Draft202012Validator:
+    """A validator of the committed schema file, built here without the site's code."""
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def test_the_schema_is_the_committed_draft_2020_12_file():
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] and schema["title"] == FORMAT
+    assert SCHEMA_FILE.resolve() == interchange.SCHEMA_PATH
+    assert interchange.schema_document() == schema
+    assert committed_validator().is_valid(sample_document())
+
+
+def _schemas(node):
+    """Every (sub)schema of a schema document."""
+    yield node
+    for key in ("properties", "$defs"):
+        for child in node.get(key, {}).values():
+            yield from _schemas(child)
+    for key in ("items", "if", "then", "else"):
+        if key in node:
+            yield from _schemas(node[key])
+
+
+def test_every_rule_in_the_schema_has_its_own_words():
+    """No jsonschema message (a Python repr) can reach a user: each keyword is worded."""
+    schema = interchange.schema_document()
+    used = {keyword for node in _schemas(schema) for keyword in node}
+    worded = (
+        interchange_schema.EXPLAINED_KEYWORDS
+        | interchange_schema.STRUCTURE_KEYWORDS
+        | interchange_schema.ANNOTATION_KEYWORDS
+    )
+    assert used <= worded, used - worded
+    untitled = [
+        name
+        for name, value in schema["properties"].items()
+        if "$ref" not in value and "title" not in value
+    ]
+    assert not untitled
+
+
+def test_the_schema_states_the_sites_choices_and_limits():
+    schema = interchange.schema_document()
+    event = schema["$defs"]["event"]["properties"]
+    assert event["game"]["enum"] == Game.values
+    assert event["match_format"]["enum"] == MatchFormat.values
+    assert event["status"]["enum"] == Event.Status.values
+    assert event["tiebreakers"]["items"]["enum"] == list(TIEBREAKERS)
+    assert event["tiebreakers"]["maxItems"] == len(TIEBREAKERS)
+    assert schema["$defs"]["round"]["properties"]["kind"]["enum"] == Round.Kind.values
+    assert event["name"]["maxLength"] == Event._meta.get_field("name").max_length
+    assert event["venue"]["maxLength"] == Event._meta.get_field("venue").max_length
+    player = schema["$defs"]["player"]["properties"]
+    assert player["name"]["maxLength"] == Registration._meta.get_field("name").max_length
+    external_id = Registration._meta.get_field("external_id").max_length
+    assert schema["$defs"]["player_id"]["maxLength"] == external_id
+
+
+def test_exported_events_fit_the_committed_schema(event, organiser, judge):
+    """The demo, a site-run event (with an unfinished round) and imported ones."""
+    call_command("demo", stdout=io.StringIO())
+    build_site_event(event, organiser, judge)
+    a, b = [r for r in event.registrations.all() if r.dropped_after_round is None][:2]
+    running = Round.objects.create(event=event, number=3, status=Round.Status.RUNNING)
+    _play(running, a, b, [], table=1, status=Match.Status.PENDING)
+    import_event(sample_document(), organiser)
+    import_event(small_document(), None)
+    validator = committed_validator()
+    exported = [export_event(e) for e in Event.objects.order_by("pk")]
+
+    assert len(exported) >= 5
+    assert any(
+        m.get("result") == "pending" for d in exported for r in d["rounds"] for m in r["matches"]
+    )
+    for document in exported:
+        assert [error.message for error in validator.iter_errors(document)] == []
+        assert interchange_schema.schema_findings(document) == []
+
+
+def three_mistakes() -> dict:
+    """Two the schema finds (a missing name, a number written as text) and one only the
+    importer's rules can (a game won by someone not at the table)."""
+    document = small_document()
+    del document["players"][2]["name"]
+    document["event"]["points"]["win"] = "3"
+    document["rounds"][0]["matches"][0]["games"][1] = "p9"
+    return document
+
+
+def test_three_mistakes_are_three_problems_each_with_its_path(organiser, login):
+    before = row_counts()
+    expected = [
+        ("event.points.win", 'must be a whole number, not the text "3"'),
+        ("players[2].name", "is required"),
+        ("rounds[0].matches[0].games[1]", '"p9" is not a player of this match'),
+    ]
+    assert problems_of(three_mistakes(), organiser) == [f"{p}: {m}" for p, m in expected]
+
+    response = login(organiser).post(
+        IMPORT_URL, json.dumps(three_mistakes()), content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert _errors(response) == [{"field": p, "message": m} for p, m in expected]
+    assert row_counts() == before
+
+
+def test_the_schema_alone_reports_each_of_its_errors_with_its_path():
+    document = small_document()
+    document["players"][2]["name"] = "   "
+    document["rounds"][1]["matches"][0]["table"] = 0
+    document["drops"][0]["after_round"] = "two"
+    findings = interchange_schema.schema_findings(document)
+    assert sorted(findings) == [
+        (("drops", 0, "after_round"), 'must be a whole number, not the text "two"'),
+        (("players", 2, "name"), "must not be empty"),
+        (("rounds", 1, "matches", 0, "table"), "must be between 1 and 20000, not 0"),
+    ]
+    assert len(list(committed_validator().iter_errors(document))) == 3
+
+
+def test_another_format_is_refused_without_the_noise_of_its_fields():
+    document = broken_document()
+    document["format"] = "arbiter-event/2"
+    assert problems_of(document) == [
+        'format: "arbiter-event/2" is not supported: this site reads "arbiter-event/1"'
+    ]
+
+
+def test_the_quick_check_agrees_with_jsonschema_everywhere():
+    """The compiled validator answers valid documents alone, so it must never pass one
+    that jsonschema (the committed file's reading) refuses, nor the other way round."""
+    validator = committed_validator()
+    for document in (small_document(), sample_document()):
+        for where in list(_paths(document)):
+            for wrong in (None, True, 0, -1, 1.5, 2.0, "x", " ", "2026-02-30", [], {}, _DELETE):
+                if wrong is _DELETE and not where:
+                    continue
+                changed = _replaced(document, where, wrong)
+                assert interchange_schema.is_valid(changed) == validator.is_valid(changed), (
+                    where,
+                    wrong,
+                )
+
+
+def test_whole_numbers_written_with_a_point_are_whole_numbers(organiser):
+    """JSON Schema counts 2.0 an integer; the rows get 2."""
+    document = small_document()
+    document["event"]["points"]["win"] = 3.0
+    document["rounds"][0]["number"] = 1.0
+    document["rounds"][0]["matches"][1]["table"] = 2.0
+    document["drops"][0]["after_round"] = 2.0
+    event = import_event(document, organiser)
+
+    assert (event.points_win, type(event.points_win)) == (3, int)
+    assert event.rounds.get(number=1).matches.filter(table=2).exists()
+    dropped = event.registrations.get(external_id="p2")
+    assert (dropped.dropped_after_round, type(dropped.dropped_after_round)) == (2, int)
+    assert export_event(event)["drops"] == [{"player": "p2", "after_round": 2}]
+
+
+def test_the_served_schema_is_the_committed_file(client):
+    response = client.get(SCHEMA_URL)
+    assert response.status_code == 200
+    assert response.content == SCHEMA_FILE.read_bytes()
+    assert response["Content-Type"] == "application/json"
+    assert "public" in response["Cache-Control"] and "max-age=" in response["Cache-Control"]
+    assert "Accept" in response["Vary"]
+
+    asked = client.get(SCHEMA_URL, HTTP_ACCEPT="application/schema+json")
+    assert asked["Content-Type"] == "application/schema+json"
+    assert asked.content == response.content
+
+    again = client.get(SCHEMA_URL, HTTP_IF_NONE_MATCH=response["ETag"])
+    assert (again.status_code, again.content) == (304, b"")
+    assert again["ETag"] == response["ETag"]
+    changed = client.get(SCHEMA_URL, HTTP_IF_NONE_MATCH='"something-else"')
+    assert changed.status_code == 200
+
+
+def test_the_served_schema_is_in_the_openapi_schema(client):
+    paths = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["paths"]
+    operation = paths[SCHEMA_URL]["get"]
+    assert set(operation["responses"]["200"]["content"]) == {
+        "application/json",
+        "application/schema+json",
+    }
 
 
 # --- management commands -------------------------------------------------------------------
