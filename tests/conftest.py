@@ -1,10 +1,12 @@
-"""Fixtures shared by the Django tests: people in their per-event roles."""
+"""Fixtures shared by the Django tests: people in their per-event roles, and built events
+(``make_world``, through ``arbiter.worlds``: the one world builder)."""
 
 import pytest
 from django.contrib.auth.models import User
 
-from tournaments import services
-from tournaments.models import Event, EventRole
+from arbiter import worlds
+from tournaments import results, services
+from tournaments.models import Event, EventRole, Round
 
 PASSWORD = "correct-horse-battery"
 
@@ -43,6 +45,40 @@ def event(organiser, judge, player) -> Event:
     EventRole.objects.create(event=created, user=judge, role=EventRole.Role.JUDGE)
     services.register_player(created, player)
     return created
+
+
+def make_event(organiser, players: int, **fields) -> Event:
+    """An event with ``players`` registered, checked-in players (p01, p02, …), not paired."""
+    options = {"name": "Loop Open", "swiss_rounds": 3, **fields}
+    world = worlds.build_event(
+        players, organiser=organiser, judge=None, paired=False, password=PASSWORD, **options
+    )
+    return world.event
+
+
+def play_out(round_: Round, organiser, score: str = "2-0") -> None:
+    """Staff enter ``score`` at every table still without a result (first player wins)."""
+    for match in round_.matches.filter(is_bye=False):
+        if not match.has_result:
+            results.enter_result(match, results.Score.parse(score), organiser)
+
+
+@pytest.fixture
+def make_world(request):
+    """``make_world(players=8, **options)``: ``arbiter.worlds.build_event`` with olive
+    organising and jude judging (the ``organiser`` and ``judge`` fixtures; ``judge=None``
+    for none), players p01, p02… with the test password, round 1 paired, "Loop Open" with
+    three Swiss rounds unless told otherwise."""
+
+    def build(players=8, **options) -> worlds.World:
+        if "organiser" not in options:
+            options["organiser"] = request.getfixturevalue("organiser")
+        if "judge" not in options:
+            options["judge"] = request.getfixturevalue("judge")
+        options = {"name": "Loop Open", "swiss_rounds": 3, "password": PASSWORD, **options}
+        return worlds.build_event(players, **options)
+
+    return build
 
 
 @pytest.fixture

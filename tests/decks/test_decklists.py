@@ -7,14 +7,14 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist, submit_demo_decklists
 from decks import services
 from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from judging.models import Penalty
-from tests.tournaments.test_round_lifecycle import make_event
+from tests.conftest import make_event
 from tournaments import rounds
-from tournaments.models import EventLog, EventRole
+from tournaments.models import EventLog
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -26,12 +26,10 @@ def legal() -> str:
 
 
 @pytest.fixture
-def hall(organiser, judge):
+def hall(make_world):
     """A 4-player Iacta event with the demo pool; jude judges it."""
     load_demo_pools()
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    return event
+    return make_world(4, paired=False).event
 
 
 def player_of(event, index=0):
@@ -227,8 +225,8 @@ def test_superjack_events_need_no_decklist(client, organiser):
 
 @pytest.fixture
 def checked_round(hall, organiser):
-    for i in range(4):
-        services.save_decklist(player_of(hall, i), demo_decklist(i), submit=True, actor=None)
+    """Round 1 paired after all four submitted ``demo_decklist(i)``, in registration order."""
+    submit_demo_decklists(list(hall.registrations.order_by("pk")))
     return rounds.pair_next_round(hall, organiser)
 
 

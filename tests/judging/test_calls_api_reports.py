@@ -9,12 +9,12 @@ import io
 
 import pytest
 
+from arbiter.worlds import build_event
 from judging import reports
 from judging.calls import CallError, attach_ruling, open_call, resolve_call
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty, void_penalty
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_user, play_out
 from tournaments import rounds, services
 from tournaments.models import Event, EventLog, EventRole, Match
 
@@ -24,12 +24,10 @@ SEARCH = {"seconds": 200, "judged": True}  # iacta/search-time: 3 warnings allow
 
 
 @pytest.fixture
-def hall(organiser, judge):
+def hall(make_world):
     """Round 1 of a 4-player best-of-three event, judged by jude; the first table."""
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_.matches.order_by("table").first()
+    world = make_world(4)
+    return world.event, world.table(1)
 
 
 @pytest.fixture
@@ -60,14 +58,11 @@ def as_(client, people, who):
 
 
 def other_event(organiser, *names: str) -> Event:
-    """A second event, its players named apart (make_event's p01… are the hall's)."""
-    event = services.create_event(
-        organiser, name="Elsewhere", status=Event.Status.REGISTRATION, swiss_rounds=1
+    """A second event, its players named apart (the hall's are p01…), checked in."""
+    world = build_event(
+        names, name="Elsewhere", organiser=organiser, judge=None, paired=False, swiss_rounds=1
     )
-    for name in names:
-        services.register_player(event, make_user(name))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    return event
+    return world.event
 
 
 def errors(response) -> dict:
@@ -637,11 +632,10 @@ def test_api_extension_refused_after_the_round_closed(client, hall, judge, organ
 
 
 @pytest.fixture
-def japanese(organiser, judge):
+def japanese(make_world, judge):
     """A Tokyo event: 山田太郎 gets three slow play warnings in game 2, the third a game loss."""
-    event = make_event(organiser, 2, name="東京オープン", swiss_rounds=1)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    table = rounds.pair_next_round(event, organiser).matches.get()
+    world = make_world(2, name="東京オープン", swiss_rounds=1)
+    event, table = world.event, world.table(1)
     taro = table.player_a
     taro.name = "山田太郎"
     taro.save(update_fields=["name"])

@@ -3,19 +3,15 @@
 import pytest
 
 from judging.models import JudgeCall, Penalty
-from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
 from tournaments.models import EventRole
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def setting(organiser, judge):
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_.matches.order_by("table").first()
+def setting(make_world):
+    world = make_world(4)
+    return world.event, world.table(1)
 
 
 PAGES = ["judge/", "penalties/", "penalties/new/", "search-timer/"]

@@ -7,9 +7,6 @@ from pypdf import PdfReader
 
 from printing import documents, jobs
 from printing.models import PrintJob
-from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
-from tournaments.models import EventRole
 from tournaments.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -22,11 +19,9 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def paired(organiser, judge, media):
-    event = make_event(organiser, 12)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    rounds.pair_next_round(event, organiser)
-    return event
+def paired(make_world, media):
+    """12 players, round 1 paired; jude judges."""
+    return make_world(12).event
 
 
 def pdf_of(job: PrintJob) -> PdfReader:

@@ -2,23 +2,19 @@
 
 import pytest
 
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_event, play_out
 from tournaments import results, rounds
-from tournaments.models import EventRole, Match
+from tournaments.models import Match
 from tournaments.results import Score
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def running(organiser):
+def running(make_world):
     """An 8-player event with round 1 paired; jude judges it."""
-    event = make_event(organiser, 8)
-    judge = make_user("jude")
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_, judge
+    world = make_world(8)
+    return world.event, world.round, world.judge
 
 
 def first_table(round_) -> Match:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import make_user
+from tests.conftest import make_event, make_user, play_out
 from tournaments import results, rounds, services
 from tournaments.bracket import first_round, seed_order
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
@@ -10,23 +10,6 @@ from tournaments.results import Score
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
-
-
-def make_event(organiser, players: int, **fields) -> Event:
-    """An event with ``players`` registered, checked-in players (p01, p02, …)."""
-    defaults = {"name": "Loop Open", "status": Event.Status.REGISTRATION, "swiss_rounds": 3}
-    event = services.create_event(organiser, **{**defaults, **fields})
-    for i in range(1, players + 1):
-        services.register_player(event, make_user(f"p{i:02d}", first_name=f"P{i:02d}"))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    return event
-
-
-def play_out(round_: Round, organiser, score: str = "2-0") -> None:
-    """Staff enter ``score`` at every table still without a result (first player wins)."""
-    for match in round_.matches.filter(is_bye=False):
-        if not match.has_result:
-            results.enter_result(match, Score.parse(score), organiser)
 
 
 def test_round_one_pairs_every_checked_in_player_once(organiser):
@@ -113,10 +96,8 @@ def test_start_round_sets_the_clock_once(organiser):
 
 
 @pytest.fixture
-def table(organiser):
-    event = make_event(organiser, 2)
-    round_ = rounds.pair_next_round(event, organiser)
-    return round_.matches.get()
+def table(make_world):
+    return make_world(2, judge=None).table(1)
 
 
 def test_report_then_opponent_confirms(table):
