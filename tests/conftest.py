@@ -1,5 +1,9 @@
 """Fixtures shared by the Django tests: people in their per-event roles, and built events
-(``make_world``, through ``arbiter.worlds``: the one world builder)."""
+(``make_world``, through ``arbiter.worlds``: the one world builder). And the test tiers:
+what the second, services pass of ``scripts/test`` leaves to the first."""
+
+import os
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -9,6 +13,60 @@ from tournaments import results, services
 from tournaments.models import Event, EventRole, Round
 
 PASSWORD = "correct-horse-battery"
+
+# scripts/test's second pass (PostgreSQL, Redis, real workers) sets this: it runs only the
+# tests whose outcome can depend on those services. The rest ran in the first pass.
+SERVICES_PASS = os.environ.get("ARBITER_TEST_PASS") == "services"
+UNIT = Path(__file__).resolve().parent / "unit"  # pure tests: no database, cache or broker
+# A test that asks for one of these (directly or through its fixtures) uses the database
+# or Celery, so it runs in both passes.
+SERVICE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_setup", "live_server", "eager_tasks"}
+)
+SERVICE_MARKERS = ("django_db", "integration", "services")
+PURE_LEFT_OUT = pytest.StashKey[int]()
+
+
+def _is_unit(item: pytest.Item) -> bool:
+    return Path(item.path).is_relative_to(UNIT)
+
+
+def _uses_services(item: pytest.Item) -> bool:
+    if any(item.get_closest_marker(name) for name in SERVICE_MARKERS):
+        return True
+    return bool(SERVICE_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m: it must see only what they selected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """tests/unit holds pure tests only; the services pass deselects every pure test."""
+    impure = [item.nodeid for item in items if _is_unit(item) and _uses_services(item)]
+    if impure:
+        raise pytest.UsageError(
+            "tests/unit is for pure tests (no database, cache or broker): " + ", ".join(impure[:5])
+        )
+    if not SERVICES_PASS:
+        return
+    keep, left_out = [], []
+    for item in items:
+        (keep if not _is_unit(item) and _uses_services(item) else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        config.stash[PURE_LEFT_OUT] = len(left_out)
+        items[:] = keep
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In the services pass, a selection of pure tests only (``-k swiss``) is no failure:
+    the first pass ran them. Any other empty run still fails (pytest's exit code 5)."""
+    left_out = session.config.stash.get(PURE_LEFT_OUT, 0)
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and left_out:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"services pass: all {left_out} selected tests are pure; the first pass ran them."
+            )
+        session.exitstatus = pytest.ExitCode.OK
 
 
 @pytest.fixture(autouse=True)
