@@ -134,8 +134,13 @@ def test_a_decklist_is_private_until_published(
     if who in users:
         client.force_login(users[who])
     url = f"/events/{hall.pk}/decklists/{submitted.pk}/"
-    assert client.get(url).status_code == page
-    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == api
+    shown = client.get(url)
+    assert shown.status_code == page
+    read = client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert read.status_code == api
+    card = submitted.decklist.main[0]["name"]  # the list itself: only where it may be read
+    assert (card in shown.content.decode()) == (page == 200)
+    assert (card in read.content.decode()) == (api == 200)
 
 
 def test_published_decklists_are_public(client, hall, submitted):
@@ -163,7 +168,10 @@ def test_publishing_shows_submitted_lists_but_never_a_draft(client, hall, submit
 def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
     hall.decklists_public = "top_cut"
     hall.save()
-    assert client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 302
+    response = client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 403
 
 
 def test_player_submits_through_the_api_and_reads_their_own(client, hall):
@@ -180,6 +188,7 @@ def test_player_submits_through_the_api_and_reads_their_own(client, hall):
         content_type="application/json",
     )
     assert response.status_code == 403
+    assert response.json()["errors"] and not Decklist.objects.filter(registration=other).exists()
 
 
 def test_legality_report_api_lists_violations(client, hall):

@@ -332,7 +332,9 @@ def test_only_the_events_judges_and_organisers_use_the_api(
 )
 def test_unknown_event_penalty_or_call_is_404(client, judge, url):
     client.force_login(judge)
-    assert client.post(url, {}, content_type="application/json").status_code == 404
+    response = client.post(url, {}, content_type="application/json")
+    assert response.status_code == 404 and response.json()["errors"]
+    assert not Penalty.objects.exists() and not JudgeCall.objects.exists()
 
 
 # --- the API: penalties -------------------------------------------------------------------
@@ -474,6 +476,12 @@ def test_form_encoded_bodies_work_too(client, hall, judge):
     client.force_login(judge)
     form = {"match": str(table.pk), "player": str(table.player_a_id), "infraction": "slow_play"}
     assert client.post(f"/api/v1/events/{event.pk}/penalties/", form).status_code == 201
+    issued = Penalty.objects.get()
+    assert (issued.match, issued.player_id, issued.infraction) == (
+        table,
+        table.player_a_id,
+        "slow_play",
+    )
 
 
 def test_void_needs_a_reason(client, hall, judge):
@@ -757,7 +765,9 @@ def test_staff_of_an_event_the_player_left_may_still_see_it(client, hall, record
     event, _ = hall
     player, *_ = record
     event.registrations.filter(user=player).update(status="dropped")
-    assert client_for(client, judge).get(f"/players/{player.pk}/penalties/").status_code == 200
+    response = client_for(client, judge).get(f"/players/{player.pk}/penalties/")
+    assert response.status_code == 200
+    assert "Loop Open" in response.content.decode()  # the penalties given there are shown
 
 
 def client_for(client, user):
@@ -787,7 +797,9 @@ def test_history_of_a_player_without_penalties_says_so(client, hall):
 
 
 def test_history_of_an_unknown_user_is_404(client, judge):
-    assert client_for(client, judge).get("/players/999999/penalties/").status_code == 404
+    response = client_for(client, judge).get("/players/999999/penalties/")
+    assert response.status_code == 404
+    assert "404.html" in [template.name for template in response.templates]
 
 
 def test_a_player_reading_their_history_gets_links_they_may_open(client, record):

@@ -77,7 +77,10 @@ def test_unknown_document_and_missing_round_are_refused(paired, organiser):
 def test_print_page_is_for_staff(client, paired, judge, organiser, who, status):
     users = {"player": paired.registrations.first().user, "judge": judge, "organiser": organiser}
     client.force_login(users[who])
-    assert client.get(f"/events/{paired.pk}/print/").status_code == status
+    response = client.get(f"/events/{paired.pk}/print/")
+    assert response.status_code == status
+    assert ('id="print-match_slips"' in response.content.decode()) == (status == 200)
+    assert ("organiser or judges may open" in response.content.decode()) == (status == 403)
 
 
 def test_organiser_prints_slips_and_downloads_them(client, paired, organiser):
