@@ -1,7 +1,7 @@
 """The demo data set: accounts, and an Iacta event that shows every feature.
 
 Each step creates only what is missing, so running ``manage.py demo`` again
-changes nothing. Later features add their own steps to ``STEPS``.
+changes nothing. The events are built by ``arbiter.worlds``, through the services.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Event, EventRole, Registration
+from arbiter import worlds
+from arbiter.worlds import demo_decklist  # noqa: F401 (its first home: still importable here)
+from tournaments.models import Event, EventRole
 
 DEMO_PASSWORD = "arbiter-demo"
 DEMO_EVENT_NAME = "Arbiter Demo Open"
@@ -45,39 +45,21 @@ PLAYER_NAMES = [
 class DemoReport:
     created: list[str]
     logins: list[tuple[str, str, str]]  # (role, username, password)
-    _hash: str = ""
-
-    def password_hash(self) -> str:
-        if not self._hash:
-            self._hash = make_password(DEMO_PASSWORD)
-        return self._hash
-
-
-def _account(username: str, first: str, last: str, report: DemoReport, **flags) -> User:
-    user, created = User.objects.get_or_create(
-        username=username,
-        defaults={
-            "first_name": first,
-            "last_name": last,
-            "email": f"{username}@example.org",
-            **flags,
-        },
-    )
-    if created:
-        user.password = report.password_hash()  # one hash for all: hashing is slow
-        user.save(update_fields=["password"])
-        report.created.append(f"account {username}")
-    return user
 
 
 def create_accounts(report: DemoReport) -> dict[str, object]:
-    _account("admin", "Site", "Admin", report, is_staff=True, is_superuser=True)
-    organiser = _account("organiser", "Olive", "Organiser", report)
-    judge = _account("judge", "Jude", "Judge", report)
-    players = [
-        _account(f"player{i:02d}", first, last, report)
+    wanted = [
+        worlds.Account("admin", "Site", "Admin", is_staff=True, is_superuser=True),
+        worlds.Account("organiser", "Olive", "Organiser"),
+        worlds.Account("judge", "Jude", "Judge"),
+    ]
+    wanted += [
+        worlds.Account(f"player{i:02d}", first, last)
         for i, (first, last) in enumerate(PLAYER_NAMES[:PLAYER_COUNT], start=1)
     ]
+    users, created = worlds.make_accounts(wanted, DEMO_PASSWORD)
+    report.created += [f"account {username}" for username in created]
+    _, organiser, judge, *players = users
     report.logins += [
         ("site admin", "admin", DEMO_PASSWORD),
         ("organiser", "organiser", DEMO_PASSWORD),
@@ -87,83 +69,86 @@ def create_accounts(report: DemoReport) -> dict[str, object]:
     return {"organiser": organiser, "judge": judge, "players": players}
 
 
+OPEN_EVENT = {
+    "venue": "Demo Hall, Table Row A",
+    "match_format": "bo3",
+    "swiss_rounds": 4,
+    "top_cut": 4,
+    "round_minutes": 50,
+    "registration_cap": 32,
+}
+
+
 def create_event(report: DemoReport, people: dict) -> Event:
+    """The open event: twelve players registered with their lists, four seats left to try."""
     event = Event.objects.filter(name=DEMO_EVENT_NAME).first()
     if event is None:
-        event = Event.objects.create(
+        world = worlds.build_event(
+            people["players"][:PRE_REGISTERED],
             name=DEMO_EVENT_NAME,
-            game="iacta",
+            organiser=people["organiser"],
+            judge=people["judge"],
+            checked_in=False,
+            paired=False,
+            decklists=True,
             date=timezone.localdate() + datetime.timedelta(days=14),
-            venue="Demo Hall, Table Row A",
-            status=Event.Status.REGISTRATION,
-            match_format="bo3",
-            swiss_rounds=4,
-            top_cut=4,
-            round_minutes=50,
-            registration_cap=32,
-            created_by=people["organiser"],
+            **OPEN_EVENT,
         )
         report.created.append(f"event {DEMO_EVENT_NAME}")
+        report.created += ["organiser role for organiser", "judge role for judge"]
+        report.created += [f"registration of {u.username}" for u in world.users]
+        report.created.append(f"{len(world.registrations)} decklists for {DEMO_EVENT_NAME}")
+        return world.event
+    _complete_open_event(report, event, people)
+    return event
+
+
+def _complete_open_event(report: DemoReport, event: Event, people: dict) -> None:
+    """Put back what was removed from the open event since the demo built it."""
+    from decks.models import Decklist
+
     for user, role in ((people["organiser"], "organiser"), (people["judge"], "judge")):
         if EventRole.objects.get_or_create(event=event, user=user, role=role)[1]:
             report.created.append(f"{role} role for {user.username}")
-    for player in people["players"][:PRE_REGISTERED]:
-        if Registration.objects.get_or_create(event=event, user=player)[1]:
-            report.created.append(f"registration of {player.username}")
-    from decks.models import Decklist
-
+    _, new = worlds.register_players(event, people["players"][:PRE_REGISTERED])
+    report.created += [f"registration of {r.user.username}" for r in new]
     without = [
         r
         for r in event.registrations.select_related("user").order_by("pk")
         if not Decklist.objects.filter(registration=r).exists()
     ]
     if without:
-        register_demo_decks(report, event, without)
-    return event
+        worlds.submit_demo_decklists(without)
+        report.created.append(f"{len(without)} decklists for {event.name}")
 
 
 RUNNING_EVENT_NAME = "Arbiter Demo Championship"
 PLAYED_ROUNDS = 3
-RESULTS = ["2-0", "2-1", "2-1", "2-0", "1-2", "0-2", "1-1", "2-1"]
 
 
 def create_running_event(report: DemoReport, people: dict) -> Event | None:
     """A 16-player event with three rounds played and the fourth paired."""
-    from tournaments import results, rounds, services
-
     if Event.objects.filter(name=RUNNING_EVENT_NAME).exists():
         return None
-    organiser, judge = people["organiser"], people["judge"]
-    event = services.create_event(
-        organiser,
+    world = worlds.build_event(
+        people["players"],
         name=RUNNING_EVENT_NAME,
-        game="iacta",
+        organiser=people["organiser"],
+        judge=people["judge"],
+        decklists=True,
+        rounds_played=PLAYED_ROUNDS,
         date=timezone.localdate(),
         venue="Demo Hall, Main Stage",
-        status=Event.Status.REGISTRATION,
         match_format="bo3",
         swiss_rounds=5,
         top_cut=8,
         round_minutes=50,
         seed=20261129,
     )
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    for player in people["players"]:
-        services.register_player(event, player)
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    register_demo_decks(report, event, list(event.registrations.select_related("user")))
-    for number in range(1, PLAYED_ROUNDS + 2):
-        round_ = rounds.pair_next_round(event, organiser)
-        if number > PLAYED_ROUNDS:
-            break
-        rounds.start_round(round_, organiser)
-        for i, match in enumerate(round_.matches.filter(is_bye=False).order_by("table")):
-            score = results.Score.parse(RESULTS[(i + number) % len(RESULTS)])
-            results.enter_result(match, score, organiser)
-        rounds.close_round(round_, organiser)
-    _judging_demo(event, judge)
+    report.created.append(f"{len(world.registrations)} decklists for {RUNNING_EVENT_NAME}")
+    _judging_demo(world.event, world.judge)
     report.created.append(f"event {RUNNING_EVENT_NAME} with {PLAYED_ROUNDS} rounds played")
-    return event
+    return world.event
 
 
 def _judging_demo(event: Event, judge) -> None:
@@ -187,36 +172,6 @@ def _judging_demo(event: Event, judge) -> None:
         minutes=3,
         grant_extension=True,
     )
-
-
-MAJORS = ("EMB", "IRN", "TID")
-MINORS = ("MTH", "SLT")
-
-
-def demo_decklist(index: int) -> str:
-    """A legal 44-card Iacta list from the demo pool: a Major, Neutrals and a Minor splash.
-
-    8 Main Syndicate cards and 2 Neutral cards, four of each (40), plus four copies of one
-    Minor card (a Splash of 4, within one per five cards, 202.3); a six-card sideboard.
-    """
-    from decks.models import Card
-
-    main = list(Card.objects.filter(game="iacta", syndicate=MAJORS[index % 3]).order_by("name"))
-    neutral = list(Card.objects.filter(game="iacta", tier="neutral").order_by("name"))
-    splash = list(Card.objects.filter(game="iacta", syndicate=MINORS[index % 2]).order_by("name"))
-    lines = [f"4 {c.name}" for c in main[index % 4 : index % 4 + 8]]
-    lines += [f"4 {c.name}" for c in neutral[index % 5 : index % 5 + 2]]
-    lines += [f"4x {splash[index % len(splash)].name}"]
-    lines += ["", "Sideboard"] + [f"2 {c.name}" for c in neutral[8:11]]
-    return "\n".join(lines)
-
-
-def register_demo_decks(report: DemoReport, event: Event, registrations) -> None:
-    from decks.services import save_decklist
-
-    for i, registration in enumerate(registrations):
-        save_decklist(registration, demo_decklist(i), submit=True, actor=registration.user)
-    report.created.append(f"{len(registrations)} decklists for {event.name}")
 
 
 def create_card_pools(report: DemoReport) -> None:

@@ -2,9 +2,10 @@
 
 Run: .venv/bin/python benchmarks/validate_decks.py [--players 2000]
 
-Builds a throw-away SQLite database (never the project's own), loads the demo
-card pool, registers N players each with a legal 44+6 Iacta list (a tenth with an
-illegal fifth copy), then times ``manage.py validate_decks`` end to end.
+Builds a throw-away SQLite database (never the project's own) and, with
+``arbiter.worlds``, an event of N players each with a legal 44+6 Iacta list from the
+demo pool (a tenth then save a draft with an illegal fifth copy), stored verdicts
+cleared, then times ``manage.py validate_decks`` end to end.
 """
 
 from __future__ import annotations
@@ -42,35 +43,27 @@ def main() -> int:
 
 
 def build_event(players: int) -> int:
-    from arbiter.demo import demo_decklist
-    from decks import decklist as text_lists
-    from decks.cardpool import load_demo_pools
-    from decks.models import Decklist
-    from decks.services import pool
-    from tournaments.models import Event, Registration
+    """Every player submits a legal list, a tenth then save an illegal draft; the stored
+    verdicts are then cleared, as if from an older card revision, so the command both
+    rechecks every list and writes most verdicts back."""
+    from django.db import transaction
 
-    load_demo_pools()
-    event = Event.objects.create(name="Benchmark Open", game="iacta", status="registration")
-    Registration.objects.bulk_create(
-        Registration(event=event, name=f"Player {i}", checked_in=True) for i in range(players)
-    )
-    index, _ = pool("iacta")
-    lists = []
-    for i, registration in enumerate(event.registrations.order_by("pk")):
-        resolved = index.resolve(text_lists.parse(demo_decklist(i)))
-        main = text_lists.to_payload(resolved.main)
-        if i % 10 == 9:
-            main[0] = {**main[0], "count": 5}  # a fifth copy: illegal (201.1)
-        lists.append(
-            Decklist(
-                registration=registration,
-                main=main,
-                sideboard=text_lists.to_payload(resolved.sideboard),
-                status=Decklist.Status.SUBMITTED,
-            )
+    from arbiter import worlds
+    from decks.models import Decklist
+    from decks.services import save_decklist
+
+    with transaction.atomic():  # one commit: SQLite syncs the disk once, not per list
+        world = worlds.build_event(
+            players, accounts=False, decklists=True, paired=False, name="Bench Open", judge=None
         )
-    Decklist.objects.bulk_create(lists, batch_size=500)
-    return event.pk
+        pool = worlds.DemoPool.load()
+        for i, registration in enumerate(world.registrations):
+            if i % 10 == 9:
+                first = pool.decklist(i).splitlines()[0]  # "4 <name>"
+                fifth = pool.decklist(i) + "\n1 " + first.split(" ", 1)[1]
+                save_decklist(registration, fifth, submit=False, actor=None)
+        Decklist.objects.filter(registration__event=world.event).update(legal=False, violations=[])
+    return world.event.pk
 
 
 if __name__ == "__main__":

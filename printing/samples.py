@@ -4,8 +4,9 @@ Run: ``.venv/bin/python -m printing.samples`` (``--out DIR`` to write elsewhere,
 ``--all`` to also write every document of the sample event as a PDF there).
 
 Works on a throw-away SQLite database (never the project's own): a 24-player event
-with names in several scripts, round 1 paired and under way (an extension, a drop),
-then the first page of the slips and of the pairings by name go through pdftoppm.
+with names in several scripts (built by ``arbiter.worlds``), round 1 played, round 2
+paired (an extension, a penalty); then the first page of the slips and of the pairings
+by name go through pdftoppm.
 """
 
 from __future__ import annotations
@@ -91,56 +92,31 @@ def render(documents, kind: str, event, number: int) -> bytes:
 
 def build_event():
     """A running 24-player bo3 event: round 1 played, round 2 paired with an extension;
-    a submitted decklist and a penalty for the other documents."""
-    from django.contrib.auth.models import User
-    from django.utils import timezone
+    submitted decklists and a penalty for the other documents."""
+    from arbiter import worlds
+    from judging import calls
 
-    from decks.models import Decklist
-    from judging.models import Penalty
-    from tournaments import clock, results, rounds, services
-    from tournaments.models import Event, Registration
-    from tournaments.results import Score
-
-    organiser = User.objects.create_user("organiser", first_name="Olive")
-    event = services.create_event(
-        organiser,
+    world = worlds.build_event(
+        NAMES,
+        accounts=False,  # walk-ins entered by name, as at a real desk
+        rounds_played=1,
+        decklists=True,
+        penalties=1,
         name="Arbiter Spring Open 2025 · 春季オープン",
-        status=Event.Status.REGISTRATION,
+        judge=None,
         match_format="bo3",
         print_paper="A4",
         venue="Town Hall",
         seed=2025,  # the same pairings, so the same pictures, on every run
     )
-    Registration.objects.bulk_create(
-        Registration(event=event, name=name, checked_in=True, external_id=f"AB{1000 + i}")
-        for i, name in enumerate(NAMES)
+    call = calls.open_call(
+        world.event, world.organiser, question="Spilled drink.", match=world.table(2)
     )
-    first = rounds.pair_next_round(event, organiser)
-    for i, match in enumerate(first.matches.filter(is_bye=False).order_by("table")):
-        results.enter_result(match, Score.parse(("2-0", "2-1", "1-2")[i % 3]), organiser)
-    rounds.close_round(first, organiser)
-    second = rounds.pair_next_round(event, organiser)
-    clock.extend_match_time(second.matches.get(table=2), 5, organiser)
-    table_one = second.matches.get(table=1)
-    Decklist.objects.create(
-        registration=table_one.player_a,
-        main=[{"name": f"Card {n}", "count": 4 if n < 10 else 2} for n in range(1, 13)],
-        sideboard=[{"name": "Spare Die", "count": 3}, {"name": "Loaded Die", "count": 2}],
-        status=Decklist.Status.SUBMITTED,
-        submitted_at=timezone.now(),
+    calls.resolve_call(
+        call, world.organiser, resolution="Table cleaned.", minutes=5, grant_extension=True
     )
-    Penalty.objects.create(
-        event=event,
-        round=second,
-        match=table_one,
-        player=table_one.player_b,
-        infraction="slow_play",
-        judge=organiser,
-        game=1,
-        notes="Took several minutes over one roll.",
-    )
-    event.refresh_from_db()
-    return event, second.number
+    world.event.refresh_from_db()
+    return world.event, world.round.number
 
 
 def first_page_png(pdf: Path, png: Path) -> None:

@@ -1,12 +1,72 @@
-"""Fixtures shared by the Django tests: people in their per-event roles."""
+"""Fixtures shared by the Django tests: people in their per-event roles, and built events
+(``make_world``, through ``arbiter.worlds``: the one world builder). And the test tiers:
+what the second, services pass of ``scripts/test`` leaves to the first."""
+
+import os
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 
-from tournaments import services
-from tournaments.models import Event, EventRole
+from arbiter import worlds
+from tournaments import results, services
+from tournaments.models import Event, EventRole, Round
 
 PASSWORD = "correct-horse-battery"
+
+# scripts/test's second pass (PostgreSQL, Redis, real workers) sets this: it runs only the
+# tests whose outcome can depend on those services. The rest ran in the first pass.
+SERVICES_PASS = os.environ.get("ARBITER_TEST_PASS") == "services"
+UNIT = Path(__file__).resolve().parent / "unit"  # pure tests: no database, cache or broker
+# A test that asks for one of these (directly or through its fixtures) uses the database
+# or Celery, so it runs in both passes.
+SERVICE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_setup", "live_server", "eager_tasks"}
+)
+SERVICE_MARKERS = ("django_db", "integration", "services")
+PURE_LEFT_OUT = pytest.StashKey[int]()
+
+
+def _is_unit(item: pytest.Item) -> bool:
+    return Path(item.path).is_relative_to(UNIT)
+
+
+def _uses_services(item: pytest.Item) -> bool:
+    if any(item.get_closest_marker(name) for name in SERVICE_MARKERS):
+        return True
+    return bool(SERVICE_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m: it must see only what they selected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """tests/unit holds pure tests only; the services pass deselects every pure test."""
+    impure = [item.nodeid for item in items if _is_unit(item) and _uses_services(item)]
+    if impure:
+        raise pytest.UsageError(
+            "tests/unit is for pure tests (no database, cache or broker): " + ", ".join(impure[:5])
+        )
+    if not SERVICES_PASS:
+        return
+    keep, left_out = [], []
+    for item in items:
+        (keep if not _is_unit(item) and _uses_services(item) else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        config.stash[PURE_LEFT_OUT] = len(left_out)
+        items[:] = keep
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In the services pass, a selection of pure tests only (``-k swiss``) is no failure:
+    the first pass ran them. Any other empty run still fails (pytest's exit code 5)."""
+    left_out = session.config.stash.get(PURE_LEFT_OUT, 0)
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and left_out:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"services pass: all {left_out} selected tests are pure; the first pass ran them."
+            )
+        session.exitstatus = pytest.ExitCode.OK
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +103,40 @@ def event(organiser, judge, player) -> Event:
     EventRole.objects.create(event=created, user=judge, role=EventRole.Role.JUDGE)
     services.register_player(created, player)
     return created
+
+
+def make_event(organiser, players: int, **fields) -> Event:
+    """An event with ``players`` registered, checked-in players (p01, p02, …), not paired."""
+    options = {"name": "Loop Open", "swiss_rounds": 3, **fields}
+    world = worlds.build_event(
+        players, organiser=organiser, judge=None, paired=False, password=PASSWORD, **options
+    )
+    return world.event
+
+
+def play_out(round_: Round, organiser, score: str = "2-0") -> None:
+    """Staff enter ``score`` at every table still without a result (first player wins)."""
+    for match in round_.matches.filter(is_bye=False):
+        if not match.has_result:
+            results.enter_result(match, results.Score.parse(score), organiser)
+
+
+@pytest.fixture
+def make_world(request):
+    """``make_world(players=8, **options)``: ``arbiter.worlds.build_event`` with olive
+    organising and jude judging (the ``organiser`` and ``judge`` fixtures; ``judge=None``
+    for none), players p01, p02… with the test password, round 1 paired, "Loop Open" with
+    three Swiss rounds unless told otherwise."""
+
+    def build(players=8, **options) -> worlds.World:
+        if "organiser" not in options:
+            options["organiser"] = request.getfixturevalue("organiser")
+        if "judge" not in options:
+            options["judge"] = request.getfixturevalue("judge")
+        options = {"name": "Loop Open", "swiss_rounds": 3, "password": PASSWORD, **options}
+        return worlds.build_event(players, **options)
+
+    return build
 
 
 @pytest.fixture

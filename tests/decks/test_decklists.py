@@ -7,14 +7,14 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist, submit_demo_decklists
 from decks import services
 from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from judging.models import Penalty
-from tests.tournaments.test_round_lifecycle import make_event
+from tests.conftest import make_event
 from tournaments import rounds
-from tournaments.models import EventLog, EventRole
+from tournaments.models import EventLog
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -26,12 +26,10 @@ def legal() -> str:
 
 
 @pytest.fixture
-def hall(organiser, judge):
+def hall(make_world):
     """A 4-player Iacta event with the demo pool; jude judges it."""
     load_demo_pools()
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    return event
+    return make_world(4, paired=False).event
 
 
 def player_of(event, index=0):
@@ -136,8 +134,13 @@ def test_a_decklist_is_private_until_published(
     if who in users:
         client.force_login(users[who])
     url = f"/events/{hall.pk}/decklists/{submitted.pk}/"
-    assert client.get(url).status_code == page
-    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == api
+    shown = client.get(url)
+    assert shown.status_code == page
+    read = client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert read.status_code == api
+    card = submitted.decklist.main[0]["name"]  # the list itself: only where it may be read
+    assert (card in shown.content.decode()) == (page == 200)
+    assert (card in read.content.decode()) == (api == 200)
 
 
 def test_published_decklists_are_public(client, hall, submitted):
@@ -165,7 +168,10 @@ def test_publishing_shows_submitted_lists_but_never_a_draft(client, hall, submit
 def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
     hall.decklists_public = "top_cut"
     hall.save()
-    assert client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 302
+    response = client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 403
 
 
 def test_player_submits_through_the_api_and_reads_their_own(client, hall):
@@ -182,6 +188,7 @@ def test_player_submits_through_the_api_and_reads_their_own(client, hall):
         content_type="application/json",
     )
     assert response.status_code == 403
+    assert response.json()["errors"] and not Decklist.objects.filter(registration=other).exists()
 
 
 def test_legality_report_api_lists_violations(client, hall):
@@ -227,8 +234,8 @@ def test_superjack_events_need_no_decklist(client, organiser):
 
 @pytest.fixture
 def checked_round(hall, organiser):
-    for i in range(4):
-        services.save_decklist(player_of(hall, i), demo_decklist(i), submit=True, actor=None)
+    """Round 1 paired after all four submitted ``demo_decklist(i)``, in registration order."""
+    submit_demo_decklists(list(hall.registrations.order_by("pk")))
     return rounds.pair_next_round(hall, organiser)
 
 

@@ -4,12 +4,11 @@ as a ``securitypolicyviolation`` event."""
 
 import pytest
 
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist
 from decks import services as deck_services
 from decks.cardpool import load_demo_pools
-from tests.conftest import PASSWORD, make_user
-from tournaments import rounds, services
-from tournaments.models import Event, EventRole
+from tests.conftest import PASSWORD
+from tournaments import rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,23 +23,15 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 
 @pytest.fixture
-def hall(transactional_db):
+def hall(make_world):
     """A running 8-player Iacta event with the demo pool; olive organises, jude judges,
     p01 has a decklist."""
     load_demo_pools()
-    organiser = make_user("olive")
-    event = services.create_event(
-        organiser, name="Policy Open", game="iacta", status=Event.Status.REGISTRATION
-    )
-    EventRole.objects.create(event=event, user=make_user("jude"), role=EventRole.Role.JUDGE)
-    for i in range(1, 9):
-        services.register_player(event, make_user(f"p{i:02d}", first_name=f"P{i:02d}"))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    first = event.registrations.order_by("pk").first()
+    world = make_world(8, name="Policy Open", paired=False)
+    first = world.registrations[0]
     deck_services.save_decklist(first, demo_decklist(0), submit=False, actor=first.user)
-    round_ = rounds.pair_next_round(event, organiser)
-    rounds.start_round(round_, organiser)
-    return event
+    rounds.start_round(rounds.pair_next_round(world.event, world.organiser), world.organiser)
+    return world.event
 
 
 class Watcher:

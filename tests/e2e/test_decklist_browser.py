@@ -2,22 +2,19 @@
 
 import pytest
 
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist
 from decks.cardpool import load_demo_pools
 from decks.models import Decklist
-from tests.conftest import PASSWORD, make_user
-from tournaments import services
-from tournaments.models import Event
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def registration(transactional_db):
+def registration(make_world):
     load_demo_pools()
-    organiser = make_user("olive")
-    event = services.create_event(organiser, name="Deck Open", status=Event.Status.REGISTRATION)
-    return services.register_player(event, make_user("pat"))
+    world = make_world(["pat"], name="Deck Open", judge=None, checked_in=False, paired=False)
+    return world.registrations[0]
 
 
 def test_player_fixes_a_misspelling_and_submits_a_legal_deck(

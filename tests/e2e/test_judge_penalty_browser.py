@@ -2,23 +2,14 @@
 
 import pytest
 
-from tests.conftest import PASSWORD, make_user
-from tournaments import rounds, services
-from tournaments.models import Event, EventRole
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def table(transactional_db):
-    organiser = make_user("olive")
-    event = services.create_event(organiser, name="Penalty Open", status=Event.Status.REGISTRATION)
-    for name in ("Ann", "Bob", "Cy", "Di"):
-        services.register_player(event, make_user(name.lower(), first_name=name))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    EventRole.objects.create(event=event, user=make_user("jude"), role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return round_.matches.order_by("table").first()
+def table(make_world):
+    return make_world(["Ann", "Bob", "Cy", "Di"], name="Penalty Open").table(1)
 
 
 def log_slow_play(page, table, game: int) -> None:

@@ -2,23 +2,15 @@
 
 import pytest
 
-from tests.conftest import PASSWORD, make_user
-from tournaments import services
-from tournaments.models import Event
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def eight_player_event(transactional_db):
-    organiser = make_user("olive")
-    event = services.create_event(
-        organiser, name="Browser Cup", status=Event.Status.REGISTRATION, swiss_rounds=3
-    )
-    for i in range(1, 9):
-        services.register_player(event, make_user(f"p{i}", first_name=f"Player{i}"))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    return event
+def eight_player_event(make_world):
+    """Eight players checked in, nothing paired: the browser does the rest."""
+    return make_world(8, name="Browser Cup", judge=None, paired=False, swiss_rounds=3).event
 
 
 def click_next_step(page, label: str) -> None:

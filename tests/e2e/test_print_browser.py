@@ -4,23 +4,15 @@ import pytest
 from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD, make_user
-from tournaments import rounds, services
-from tournaments.models import Event
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def paired_event(transactional_db, settings, tmp_path):
+def paired_event(make_world, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-    organiser = make_user("olive")
-    event = services.create_event(organiser, name="Print Open", status=Event.Status.REGISTRATION)
-    for i in range(8):
-        services.register_player(event, make_user(f"p{i}", first_name=f"Player{i}"))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    rounds.pair_next_round(event, organiser)
-    return event
+    return make_world(8, name="Print Open", judge=None).event
 
 
 @pytest.mark.skipif(

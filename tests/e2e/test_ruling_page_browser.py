@@ -2,20 +2,15 @@
 
 import pytest
 
-from tests.conftest import PASSWORD, make_user
-from tournaments import services
-from tournaments.models import EventRole
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def judge_account(transactional_db):
-    organiser = make_user("olive")
-    event = services.create_event(organiser, name="Browser Open")
-    judge = make_user("jude")
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    return judge
+def judge_account(make_world):
+    """jude, a judge of an event (with no players yet)."""
+    return make_world(0, name="Browser Open", paired=False).judge
 
 
 def test_judge_fills_flush_score_and_reads_the_ruling(page, live_server, log_in, judge_account):

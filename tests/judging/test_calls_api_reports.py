@@ -9,12 +9,12 @@ import io
 
 import pytest
 
+from arbiter.worlds import build_event
 from judging import reports
 from judging.calls import attach_ruling, open_call, resolve_call
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty, void_penalty
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_user, play_out
 from tournaments import rounds, services
 from tournaments.models import Event, EventLog, EventRole, Match
 from web.errors import ServiceError
@@ -25,12 +25,10 @@ SEARCH = {"seconds": 200, "judged": True}  # iacta/search-time: 3 warnings allow
 
 
 @pytest.fixture
-def hall(organiser, judge):
+def hall(make_world):
     """Round 1 of a 4-player best-of-three event, judged by jude; the first table."""
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_.matches.order_by("table").first()
+    world = make_world(4)
+    return world.event, world.table(1)
 
 
 @pytest.fixture
@@ -61,14 +59,11 @@ def as_(client, people, who):
 
 
 def other_event(organiser, *names: str) -> Event:
-    """A second event, its players named apart (make_event's p01… are the hall's)."""
-    event = services.create_event(
-        organiser, name="Elsewhere", status=Event.Status.REGISTRATION, swiss_rounds=1
+    """A second event, its players named apart (the hall's are p01…), checked in."""
+    world = build_event(
+        names, name="Elsewhere", organiser=organiser, judge=None, paired=False, swiss_rounds=1
     )
-    for name in names:
-        services.register_player(event, make_user(name))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    return event
+    return world.event
 
 
 def errors(response) -> dict:
@@ -338,7 +333,9 @@ def test_only_the_events_judges_and_organisers_use_the_api(
 )
 def test_unknown_event_penalty_or_call_is_404(client, judge, url):
     client.force_login(judge)
-    assert client.post(url, {}, content_type="application/json").status_code == 404
+    response = client.post(url, {}, content_type="application/json")
+    assert response.status_code == 404 and response.json()["errors"]
+    assert not Penalty.objects.exists() and not JudgeCall.objects.exists()
 
 
 # --- the API: penalties -------------------------------------------------------------------
@@ -480,6 +477,12 @@ def test_form_encoded_bodies_work_too(client, hall, judge):
     client.force_login(judge)
     form = {"match": str(table.pk), "player": str(table.player_a_id), "infraction": "slow_play"}
     assert client.post(f"/api/v1/events/{event.pk}/penalties/", form).status_code == 201
+    issued = Penalty.objects.get()
+    assert (issued.match, issued.player_id, issued.infraction) == (
+        table,
+        table.player_a_id,
+        "slow_play",
+    )
 
 
 def test_void_needs_a_reason(client, hall, judge):
@@ -638,11 +641,10 @@ def test_api_extension_refused_after_the_round_closed(client, hall, judge, organ
 
 
 @pytest.fixture
-def japanese(organiser, judge):
+def japanese(make_world, judge):
     """A Tokyo event: 山田太郎 gets three slow play warnings in game 2, the third a game loss."""
-    event = make_event(organiser, 2, name="東京オープン", swiss_rounds=1)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    table = rounds.pair_next_round(event, organiser).matches.get()
+    world = make_world(2, name="東京オープン", swiss_rounds=1)
+    event, table = world.event, world.table(1)
     taro = table.player_a
     taro.name = "山田太郎"
     taro.save(update_fields=["name"])
@@ -764,7 +766,9 @@ def test_staff_of_an_event_the_player_left_may_still_see_it(client, hall, record
     event, _ = hall
     player, *_ = record
     event.registrations.filter(user=player).update(status="dropped")
-    assert client_for(client, judge).get(f"/players/{player.pk}/penalties/").status_code == 200
+    response = client_for(client, judge).get(f"/players/{player.pk}/penalties/")
+    assert response.status_code == 200
+    assert "Loop Open" in response.content.decode()  # the penalties given there are shown
 
 
 def client_for(client, user):
@@ -794,7 +798,9 @@ def test_history_of_a_player_without_penalties_says_so(client, hall):
 
 
 def test_history_of_an_unknown_user_is_404(client, judge):
-    assert client_for(client, judge).get("/players/999999/penalties/").status_code == 404
+    response = client_for(client, judge).get("/players/999999/penalties/")
+    assert response.status_code == 404
+    assert "404.html" in [template.name for template in response.templates]
 
 
 def test_a_player_reading_their_history_gets_links_they_may_open(client, record):

@@ -1,21 +1,19 @@
 """The judge's pages: console, penalty form with its preview, void, calls, search timer."""
 
+import html
+
 import pytest
 
 from judging.models import JudgeCall, Penalty
-from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
 from tournaments.models import EventRole
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def setting(organiser, judge):
-    event = make_event(organiser, 4)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_.matches.order_by("table").first()
+def setting(make_world):
+    world = make_world(4)
+    return world.event, world.table(1)
 
 
 PAGES = ["judge/", "penalties/", "penalties/new/", "search-timer/"]
@@ -32,7 +30,12 @@ def test_judge_pages_are_for_judges_and_organisers(
     users = {"player": table.player_a.user, "judge": judge, "organiser": organiser}
     if who in users:
         client.force_login(users[who])
-    assert client.get(f"/events/{event.pk}/{page}").status_code == status
+    response = client.get(f"/events/{event.pk}/{page}")
+    assert response.status_code == status
+    if status == 302:
+        assert response["Location"].startswith("/accounts/login/")
+    refused = "Only this event's organiser or judges may open this page."
+    assert (refused in html.unescape(response.content.decode())) == (status == 403)
 
 
 def test_judge_of_another_event_is_refused(client, setting, organiser):
@@ -44,7 +47,10 @@ def test_judge_of_another_event_is_refused(client, setting, organiser):
     other = services.create_event(organiser, name="Other")
     EventRole.objects.create(event=other, user=outsider, role=EventRole.Role.JUDGE)
     client.force_login(outsider)
-    assert client.get(f"/events/{event.pk}/judge/").status_code == 403
+    response = client.get(f"/events/{event.pk}/judge/")
+    assert response.status_code == 403
+    assert "organiser or judges may open" in response.content.decode()
+    assert "Open judge calls" not in response.content.decode()  # the console's own heading
 
 
 def test_preview_shows_the_game_loss_before_confirming(client, setting, judge):

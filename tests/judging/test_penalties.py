@@ -7,8 +7,8 @@ from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
 from tournaments.history import standings_rows
+from tournaments.match_games import Score
 from tournaments.models import EventLog, Match, Registration, ResultChange
-from tournaments.results import Score
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

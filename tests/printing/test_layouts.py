@@ -22,10 +22,10 @@ from printing import documents
 from printing.documents.base import script_lang
 from printing.documents.slips import match_url
 from printing.render import STATIC_PREFIX, StaticOnlyFetcher, join_pdfs, page_count
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_event, play_out
 from tournaments import results, rounds
+from tournaments.match_games import Score
 from tournaments.models import Match
-from tournaments.results import Score
 
 pytestmark = pytest.mark.django_db
 
@@ -86,17 +86,17 @@ def seated(event, number: int) -> list[Match]:
 
 
 @pytest.fixture
-def round_one(organiser):
+def round_one(make_world):
     """16 players, round 1 paired: 8 tables."""
-    event = make_event(organiser, 16, name="Print Open")
-    return event, rounds.pair_next_round(event, organiser)
+    world = make_world(16, name="Print Open")
+    return world.event, world.round
 
 
 @pytest.fixture
-def full_event(organiser, judge):
+def full_event(make_world, organiser, judge):
     """9 players (a bye), round 1 played, a submitted decklist and a penalty."""
-    event = make_event(organiser, 9, name="Paper Cup")
-    round_ = rounds.pair_next_round(event, organiser)
+    world = make_world(9, name="Paper Cup")
+    event, round_ = world.event, world.round
     play_out(round_, organiser, "2-1")
     match = round_.matches.filter(is_bye=False).order_by("table").first()
     Decklist.objects.create(

@@ -7,18 +7,14 @@ from kombu.exceptions import OperationalError
 from arbiter.celery import app
 from printing import jobs
 from printing.models import PrintJob
-from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def paired(organiser, settings, tmp_path):
+def paired(make_world, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-    event = make_event(organiser, 8)
-    rounds.pair_next_round(event, organiser)
-    return event
+    return make_world(8).event
 
 
 @pytest.fixture

@@ -7,9 +7,6 @@ from pypdf import PdfReader
 
 from printing import documents, jobs
 from printing.models import PrintJob
-from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
-from tournaments.models import EventRole
 from web.errors import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -22,11 +19,9 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def paired(organiser, judge, media):
-    event = make_event(organiser, 12)
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    rounds.pair_next_round(event, organiser)
-    return event
+def paired(make_world, media):
+    """12 players, round 1 paired; jude judges."""
+    return make_world(12).event
 
 
 def pdf_of(job: PrintJob) -> PdfReader:
@@ -82,7 +77,10 @@ def test_unknown_document_and_missing_round_are_refused(paired, organiser):
 def test_print_page_is_for_staff(client, paired, judge, organiser, who, status):
     users = {"player": paired.registrations.first().user, "judge": judge, "organiser": organiser}
     client.force_login(users[who])
-    assert client.get(f"/events/{paired.pk}/print/").status_code == status
+    response = client.get(f"/events/{paired.pk}/print/")
+    assert response.status_code == status
+    assert ('id="print-match_slips"' in response.content.decode()) == (status == 200)
+    assert ("organiser or judges may open" in response.content.decode()) == (status == 403)
 
 
 def test_organiser_prints_slips_and_downloads_them(client, paired, organiser):

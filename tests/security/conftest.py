@@ -16,13 +16,13 @@ from django.db.models import Q
 from django.test import override_settings
 from django.utils import timezone
 
+from arbiter.worlds import build_event
 from decks.models import Card, DeckCheck, Decklist
 from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty
 from printing.models import PrintJob
 from tests.conftest import make_user
-from tournaments import rounds, services
 from tournaments.models import Event, EventRole, Match, Registration, Round
 
 # Card names no page prints unless it shows that player's decklist.
@@ -107,14 +107,10 @@ def _opponent(match: Match, registration: Registration) -> Registration:
 def _foreign_event(outsider: User) -> dict[str, int]:
     """Another running event, none of the four roles' business: the ids of its objects,
     keyed by the path parameter they would fill."""
-    event = services.create_event(
-        outsider, name="Elsewhere Open", game="iacta", status=Event.Status.REGISTRATION
-    )
-    players = [make_user(n) for n in ("xena", "yuri")]
-    grant = EventRole.objects.create(event=event, user=make_user("zed"), role=EventRole.Role.JUDGE)
-    registrations = [services.register_player(event, u) for u in players]
-    services.check_in(event, [r.pk for r in registrations], outsider)
-    match = rounds.pair_next_round(event, outsider).matches.get()
+    world = build_event(["xena", "yuri"], name="Elsewhere Open", organiser=outsider, judge="zed")
+    event, players, registrations = world.event, world.users, world.registrations
+    grant = EventRole.objects.get(event=event, role=EventRole.Role.JUDGE)
+    match = world.table(1)
     _decklist(registrations[0], "Ember Tithe", "Ember Tithe")
     return {
         "match_id": match.pk,
@@ -135,20 +131,17 @@ def build_world() -> World:
     player = make_user("pat", first_name="Patience")
     others = [make_user(n, first_name=n.title()) for n in ("ravi", "tess", "finn")]
     outsider = make_user("otto")
-    event = services.create_event(
-        organiser,
+    world = build_event(
+        [player, *others],
         name="Security Open",
-        game="iacta",
-        status=Event.Status.REGISTRATION,
+        organiser=organiser,
+        judge=judge,
+        started=True,
         swiss_rounds=1,
         top_cut=2,
     )
-    grant = EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    registrations = [services.register_player(event, u) for u in (player, *others)]
-    services.check_in(event, [r.pk for r in registrations], organiser)
-    round_ = rounds.pair_next_round(event, organiser)
-    rounds.start_round(round_, organiser)
-    event.refresh_from_db()
+    event, round_, registrations = world.event, world.round, world.registrations
+    grant = EventRole.objects.get(event=event, user=judge, role=EventRole.Role.JUDGE)
     mine = _seat(round_, registrations[0])
     rival = _opponent(mine, registrations[0])
     other = round_.matches.exclude(pk=mine.pk).get()
@@ -177,13 +170,18 @@ def build_world() -> World:
         pages=1,
     )
     job.file.save(f"decklists-{event.pk}.pdf", ContentFile(b"%PDF-1.4\n% security test\n"))
-    draft = services.create_event(
-        organiser, name="Hidden Draft Cup", game="iacta", status=Event.Status.REGISTRATION
+    hidden = build_event(
+        [player],
+        name="Hidden Draft Cup",
+        organiser=organiser,
+        judge=judge,
+        checked_in=False,
+        paired=False,
+        decklists_public="all",
     )
-    EventRole.objects.create(event=draft, user=judge, role=EventRole.Role.JUDGE)
-    draft_registration = services.register_player(draft, player)
+    draft, draft_registration = hidden.event, hidden.registrations[0]
     _decklist(draft_registration, "Ember Tithe", "Ember Tithe")
-    Event.objects.filter(pk=draft.pk).update(status=Event.Status.DRAFT, decklists_public="all")
+    Event.objects.filter(pk=draft.pk).update(status=Event.Status.DRAFT)
     draft.refresh_from_db()
     return World(
         organiser=organiser,

@@ -20,8 +20,8 @@ from pypdf import PdfReader
 from printing.models import PrintJob
 from tests.security.conftest import DECK_CARDS, World
 from tournaments import results, rounds
+from tournaments.match_games import Score
 from tournaments.models import Event, Match, Registration
-from tournaments.results import Score
 
 OUTSIDERS = ("anonymous", "rival", "third", "outsider")
 

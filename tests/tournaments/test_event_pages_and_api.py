@@ -1,28 +1,30 @@
 """Pages and API of a running event, with every role's permissions."""
 
+import html
+
 import pytest
 
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_event, play_out
 from tournaments import results, rounds
-from tournaments.models import EventRole, Match
-from tournaments.results import Score
+from tournaments.match_games import Score
+from tournaments.models import EventLog, Match, ResultChange, Round
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def running(organiser):
+def running(make_world):
     """An 8-player event with round 1 paired; jude judges it."""
-    event = make_event(organiser, 8)
-    judge = make_user("jude")
-    EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
-    round_ = rounds.pair_next_round(event, organiser)
-    return event, round_, judge
+    world = make_world(8)
+    return world.event, world.round, world.judge
 
 
 def first_table(round_) -> Match:
     return round_.matches.order_by("table").first()
+
+
+def page_text(response) -> str:
+    return html.unescape(response.content.decode())
 
 
 # --- who may do what, through pages ------------------------------------------------------
@@ -40,7 +42,13 @@ def test_dashboard_is_for_organisers(client, running, who, status):
     }
     if who in users:
         client.force_login(users[who])
-    assert client.get(f"/events/{event.pk}/manage/").status_code == status
+    response = client.get(f"/events/{event.pk}/manage/")
+    assert response.status_code == status
+    if status == 302:
+        assert response["Location"].startswith("/accounts/login/")
+    refused = "Only this event's organisers may open this page."
+    assert (refused in page_text(response)) == (status == 403)
+    assert ('id="next-step"' in page_text(response)) == (status == 200)
 
 
 @pytest.mark.parametrize(("who", "allowed"), [("player", False), ("judge", True)])
@@ -56,9 +64,14 @@ def test_judges_but_not_players_enter_results(client, running, who, allowed):
 
 def test_organiser_buttons_are_refused_to_players(client, running):
     event, round_, _ = running
+    seated, logged = event.registrations.count(), EventLog.objects.filter(event=event).count()
     client.force_login(first_table(round_).player_a.user)
     assert client.post(f"/events/{event.pk}/next/", {"action": "start"}).status_code == 403
     assert client.post(f"/events/{event.pk}/late-entry/", {"name": "X"}).status_code == 403
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PAIRED and round_.started_at is None
+    assert event.registrations.count() == seated
+    assert EventLog.objects.filter(event=event).count() == logged
 
 
 def test_stale_next_step_button_is_refused_with_a_message(client, running):
@@ -99,7 +112,9 @@ def test_second_player_types_their_own_wins_first(client, running):
 def test_my_match_page_is_only_for_players(client, running):
     event, _, judge = running
     client.force_login(judge)
-    assert client.get(f"/events/{event.pk}/my-match/").status_code == 403
+    response = client.get(f"/events/{event.pk}/my-match/")
+    assert response.status_code == 403
+    assert "You are not a player in this event." in page_text(response)
 
 
 # --- public pages ------------------------------------------------------------------------
@@ -208,6 +223,10 @@ def test_api_other_players_cannot_touch_a_match(client, running):
         f"/api/v1/matches/{match.pk}/report/", {"score": "2-0"}, content_type="application/json"
     )
     assert response.status_code == 403
+    assert "Only the players of this match" in response.json()["errors"][0]["message"]
+    match.refresh_from_db()
+    assert (match.status, match.games, match.reported_by_id) == (Match.Status.PENDING, [], None)
+    assert not ResultChange.objects.filter(match=match).exists()
 
 
 def test_api_standings_rows_follow_the_contract(client, running, organiser):
@@ -265,7 +284,10 @@ def test_api_players_check_in_late_entry_and_pin(client, organiser):
 def test_api_players_is_refused_to_players(client, running):
     event, round_, _ = running
     client.force_login(first_table(round_).player_a.user)
-    assert client.get(f"/api/v1/events/{event.pk}/players/").status_code == 403
+    response = client.get(f"/api/v1/events/{event.pk}/players/")
+    assert response.status_code == 403
+    body = response.json()
+    assert "organiser or judges" in body["errors"][0]["message"] and "registration" not in body
 
 
 def test_match_page_from_the_slip_qr_code(client, running):

@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from tests.conftest import make_user
 from tournaments import results, rounds, services
 from tournaments.history import EventHistory, is_active_in, standings_rows
+from tournaments.match_games import Score
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.results import Score
 
 pytestmark = pytest.mark.django_db
 

@@ -2,31 +2,13 @@
 
 import pytest
 
-from pairing.bracket import first_round, seed_order
-from tests.conftest import make_user
+from tests.conftest import make_event, make_user, play_out
 from tournaments import results, rounds, services
+from tournaments.match_games import Score
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
-from tournaments.results import Score
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
-
-
-def make_event(organiser, players: int, **fields) -> Event:
-    """An event with ``players`` registered, checked-in players (p01, p02, …)."""
-    defaults = {"name": "Loop Open", "status": Event.Status.REGISTRATION, "swiss_rounds": 3}
-    event = services.create_event(organiser, **{**defaults, **fields})
-    for i in range(1, players + 1):
-        services.register_player(event, make_user(f"p{i:02d}", first_name=f"P{i:02d}"))
-    services.check_in(event, list(event.registrations.values_list("pk", flat=True)), organiser)
-    return event
-
-
-def play_out(round_: Round, organiser, score: str = "2-0") -> None:
-    """Staff enter ``score`` at every table still without a result (first player wins)."""
-    for match in round_.matches.filter(is_bye=False):
-        if not match.has_result:
-            results.enter_result(match, Score.parse(score), organiser)
 
 
 def test_round_one_pairs_every_checked_in_player_once(organiser):
@@ -113,10 +95,8 @@ def test_start_round_sets_the_clock_once(organiser):
 
 
 @pytest.fixture
-def table(organiser):
-    event = make_event(organiser, 2)
-    round_ = rounds.pair_next_round(event, organiser)
-    return round_.matches.get()
+def table(make_world):
+    return make_world(2, judge=None).table(1)
 
 
 def test_report_then_opponent_confirms(table):
@@ -262,14 +242,6 @@ def test_table_pin_seats_the_player_at_that_table(organiser):
 
 
 # --- top cut -----------------------------------------------------------------------------
-
-
-def test_bracket_seeding_is_one_v_eight_four_v_five_two_v_seven_three_v_six():
-    assert first_round(8) == [(1, 8), (4, 5), (2, 7), (3, 6)]
-    assert first_round(4) == [(1, 4), (2, 3)]
-    assert sorted(seed_order(32)) == list(range(1, 33))
-    with pytest.raises(ValueError):
-        first_round(6)
 
 
 def test_top_cut_is_seeded_from_the_standings_and_runs_to_a_winner(organiser):

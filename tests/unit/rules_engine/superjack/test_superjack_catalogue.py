@@ -10,7 +10,7 @@ import pytest
 from rules_engine import adjudicate, questions
 from rules_engine.superjack import refs
 
-RULES = pathlib.Path(__file__).resolve().parents[3] / "rules_engine/texts/superjack-rules.txt"
+RULES = pathlib.Path(__file__).resolve().parents[4] / "rules_engine/texts/superjack-rules.txt"
 CONTRACT = {
     "deck-legality",
     "summon",

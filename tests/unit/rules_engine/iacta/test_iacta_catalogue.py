@@ -25,7 +25,7 @@ CONTRACT_SLUGS = {
     "search-time",
     "penalties",
 }
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 RULES = ROOT / "rules_engine" / "texts"  # the copies that ship with the site
 PACKAGE = pathlib.Path(iacta_package.__file__).parent
 
