@@ -519,18 +519,11 @@ class Players(APIView):
         )
 
     def _late_entry(self, fields: Reader, request: Request, event: Event) -> Response:
-        from django.contrib.auth import get_user_model
-
         username = fields.text("username", strip=True, max_length=150)
         name = fields.text("name", max_length=200)
         fields.check()
-        user = None
-        if username:
-            user = get_user_model().objects.filter(username__iexact=username).first()
-            if user is None:
-                return error_response(f"No account is called {username!r}.", "username")
         return run_service(
-            lambda: services.add_late_entry(event, request.user, user=user, name=name),
+            lambda: services.add_late_entry(event, request.user, username=username, name=name),
             lambda r: {"registration": r.pk, "joined_round": r.joined_round},
             status.HTTP_201_CREATED,
         )

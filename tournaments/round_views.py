@@ -6,7 +6,6 @@ Views read, check roles and call services; the services hold the rules.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -177,16 +176,10 @@ def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpRespon
 @require_POST
 @event_role_required(ORGANISER)
 def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
-    username = request.POST.get("username", "").strip()
+    username = request.POST.get("username", "")
     name = request.POST.get("name", "").strip()
-    user = None
-    if username:
-        user = get_user_model().objects.filter(username__iexact=username).first()
-        if user is None:
-            messages.error(request, f"No account is called {username!r}.")
-            return redirect("tournaments:manage", event.pk)
     try:
-        registration = services.add_late_entry(event, request.user, user=user, name=name)
+        registration = services.add_late_entry(event, request.user, username=username, name=name)
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:

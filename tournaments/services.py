@@ -135,14 +135,20 @@ def _promote_from_waiting_list(event: Event) -> None:
         nxt.save(update_fields=["status"])
 
 
+def _account_called(username: str):
+    """The account with this name (any case), or a refusal naming the field."""
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ServiceError(f"No account is called {username.strip()!r}.", field="username")
+    return user
+
+
 @transaction.atomic
 def grant_role(event: Event, username: str, role: str) -> EventRole:
     """Make an existing user an organiser or judge of ``event``."""
     if role not in EventRole.Role.values:
         raise ServiceError(f"Unknown role {role!r}.")
-    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
-    if user is None:
-        raise ServiceError(f"No account is called {username.strip()!r}.")
+    user = _account_called(username)
     grant, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
     if not created:
         raise ServiceError(f"{user.username} is already a {grant.get_role_display().lower()}.")
@@ -201,8 +207,15 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
 
 
 @transaction.atomic
-def add_late_entry(event: Event, actor, *, user=None, name: str = "") -> Registration:
-    """Seat a player after the event started: rounds already paired count as losses."""
+def add_late_entry(
+    event: Event, actor, *, user=None, username: str = "", name: str = ""
+) -> Registration:
+    """Seat a player after the event started: rounds already paired count as losses.
+
+    The player is an account (``user``, or found by ``username``) or just a name.
+    """
+    if user is None and username.strip():
+        user = _account_called(username)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if user is None and not name.strip():
         raise ServiceError("Give the late player's account or name.")

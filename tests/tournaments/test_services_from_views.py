@@ -326,3 +326,37 @@ def test_the_account_service_refuses_a_taken_name_or_address(db, username, email
 
     assert refused.value.fields == [field]
     assert list(User.objects.values_list("pk", "username", "email")) == before
+
+
+# --- a late entry by account name ---------------------------------------------------------------
+
+
+def test_an_unknown_account_for_a_late_entry_is_refused_by_both_doors(client, organiser):
+    event = seated_event(organiser, 2)
+    before = state(event)
+    client.force_login(organiser)
+
+    api = client.post(
+        f"/api/v1/events/{event.pk}/players/",
+        {"action": "late_entry", "username": "nobody"},
+        "application/json",
+    )
+    page = client.post(f"/events/{event.pk}/late-entry/", {"username": "nobody"}, follow=True)
+
+    assert api.status_code == 400
+    assert api.json()["errors"] == [
+        {"field": "username", "message": "No account is called 'nobody'."}
+    ]
+    assert "No account is called" in page.content.decode()
+    assert state(event) == before
+    assert event.registrations.count() == 2
+
+
+def test_a_late_entry_by_account_name_finds_the_account_in_any_case(organiser):
+    event = seated_event(organiser, 2)
+    rounds.pair_next_round(event, organiser)
+    late = make_user("Latecomer")
+
+    registration = services.add_late_entry(event, organiser, username=" latecomer ")
+
+    assert (registration.user, registration.joined_round) == (late, 2)
