@@ -2,6 +2,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from accounts import services
+
 
 class SignUpForm(UserCreationForm):
     first_name = forms.CharField(max_length=150, required=False, label="First name")
@@ -14,6 +16,6 @@ class SignUpForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account already uses this e-mail address.")
+        if services.email_in_use(email):
+            raise forms.ValidationError(services.EMAIL_TAKEN)
         return email

@@ -5,8 +5,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts import tokens
+from accounts import services, tokens
 from accounts.forms import SignUpForm
+from web.errors import ServiceError
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -14,10 +15,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Arbiter, {user.username}.")
-        return redirect("home")
+        try:
+            user = services.create_account(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+                first_name=form.cleaned_data["first_name"],
+                last_name=form.cleaned_data["last_name"],
+            )
+        except ServiceError as exc:
+            form.add_error(exc.field, exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Arbiter, {user.username}.")
+            return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
 

@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
-from rules_engine import adjudicate
+from rules_engine import PayloadError, adjudicate
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
-from web.errors import ServiceError
+from web.errors import FieldError, ServiceError
 
 DECK_GAMES = ("iacta", "dataclysm")  # Superjack decks are the standard 40 cards
 
@@ -121,6 +121,38 @@ def legality(
         }
     ruling = adjudicate(game, "deck-legality", payload)
     return ruling["legal"], ruling["violations"]
+
+
+def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: bool) -> dict:
+    """The rules engine's ruling on a configuration between games (902.2-902.5).
+
+    ``proposed_text`` is the configuration as the player presents it; the registered
+    list is the decklist's. Refused with a message when the game has no 902 rules, a
+    card is not in the pool, or the engine cannot read the payload.
+    """
+    event = decklist.registration.event
+    if event.game != "iacta":
+        raise ServiceError("Sideboard checks follow Iacta's 902 rules.")
+    index, data = pool(event.game)
+    proposed = text_lists.resolve(text_lists.parse(proposed_text), index)
+    if proposed.unknown:
+        unknown = ", ".join(u.name for u in proposed.unknown)
+        raise ServiceError(f"Not in the card pool: {unknown}", field="proposed")
+    registered = {"main": decklist.main, "sideboard": decklist.sideboard}
+    named = {e["name"] for zone in registered.values() for e in zone}
+    named |= {e.name for e in [*proposed.main, *proposed.sideboard]}
+    payload = {
+        "registered": registered,
+        "proposed": text_lists.deck_payload(proposed),
+        "new_match": new_match,
+        "cards": {name: data[name] for name in data if name in named},
+    }
+    try:
+        return adjudicate("iacta", "sideboard-swap", payload)
+    except PayloadError as exc:
+        problems = [FieldError(field="proposed", message=e["message"]) for e in exc.errors]
+        message = "; ".join(e["message"] for e in problems)
+        raise ServiceError(message, "proposed", problems) from None
 
 
 def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:

@@ -13,7 +13,6 @@ from django.views.decorators.http import require_POST
 from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
-from rules_engine import PayloadError, adjudicate
 from tournaments import rounds
 from tournaments.models import Event, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
@@ -166,41 +165,21 @@ def unlock(request: HttpRequest, event: Event, registration_id: int) -> HttpResp
 def sideboard_check(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     """Is the configuration between games legal? (902.2-902.5, the sideboard-swap question)."""
     decklist = get_object_or_404(
-        Decklist, registration_id=registration_id, registration__event=event
+        Decklist.objects.select_related("registration__event"),
+        registration_id=registration_id,
+        registration__event=event,
     )
-    index, data = services.pool(event.game)
-    proposed = text_lists.resolve(text_lists.parse(request.POST.get("proposed", "")), index)
-    if event.game != "iacta":
-        messages.error(request, "Sideboard checks follow Iacta's 902 rules.")
-        return redirect("decks:detail", event.pk, registration_id)
-    if proposed.unknown:
-        messages.error(
-            request, "Not in the card pool: " + ", ".join(u.name for u in proposed.unknown)
-        )
-        return redirect("decks:detail", event.pk, registration_id)
-    registered = {"main": decklist.main, "sideboard": decklist.sideboard}
-    payload = {
-        "registered": registered,
-        "proposed": {
-            "main": text_lists.to_payload(proposed.main),
-            "sideboard": text_lists.to_payload(proposed.sideboard),
-        },
-        "new_match": bool(request.POST.get("new_match")),
-        "cards": {name: data[name] for name in data if _named(name, registered, proposed)},
-    }
     try:
-        ruling = adjudicate("iacta", "sideboard-swap", payload)
-    except PayloadError as exc:
-        messages.error(request, "; ".join(e["message"] for e in exc.errors))
-        return redirect("decks:detail", event.pk, registration_id)
-    request.session["swap_result"] = ruling
+        ruling = services.check_sideboard_swap(
+            decklist,
+            request.POST.get("proposed", ""),
+            new_match=bool(request.POST.get("new_match")),
+        )
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        request.session["swap_result"] = ruling
     return redirect("decks:detail", event.pk, registration_id)
-
-
-def _named(name: str, registered: dict, proposed) -> bool:
-    names = {e["name"] for zone in registered.values() for e in zone}
-    names |= {e.name for e in [*proposed.main, *proposed.sideboard]}
-    return name in names
 
 
 @event_role_required(*STAFF)

@@ -23,7 +23,6 @@ from web.inputs import Reader
 from web.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
 
 MAX_REASON = 2_000  # a reason is a sentence or two for the log
-MAX_TABLE = 2_147_483_647  # the table pin's column ceiling
 REASON = {**STR, "maxLength": MAX_REASON}
 NO_REGISTRATION = "No such registration in this event."
 
@@ -296,13 +295,12 @@ class MatchAction(APIView):
             score = _score(fields)
             fields.check()
 
-            def report():
-                mine_first = score
-                if match.player_b_id == me.pk:
-                    mine_first = results.Score(score.b, score.a, score.draws)
-                return results.report_result(match, me, mine_first, request.user)
-
-            return run_service(report, match_json)
+            return run_service(
+                lambda: results.report_result(
+                    match, me, results.score_from_player(match, me, score), request.user
+                ),
+                match_json,
+            )
         if action == "confirm":
             return run_service(lambda: results.confirm_result(match, me, request.user), match_json)
         if action == "dispute":
@@ -467,7 +465,7 @@ class Players(APIView):
             username={**STR, "maxLength": 150},
             name={**STR, "maxLength": 200},
             registration=INT,
-            table={**NULL_INT, "minimum": 1, "maximum": MAX_TABLE},
+            table={**NULL_INT, "minimum": 1, "maximum": services.MAX_TABLE},
             example={"action": "check_in", "registrations": [1, 2]},
         ),
         responses=responses(
@@ -501,9 +499,9 @@ class Players(APIView):
             )
         if action == "late_entry":
             return self._late_entry(fields, request, event)
-        return self._pin(fields, event)
+        return self._pin(fields, request, event)
 
-    def _pin(self, fields: Reader, event: Event) -> Response:
+    def _pin(self, fields: Reader, request: Request, event: Event) -> Response:
         registration = fields.row(
             "registration", event.registrations, missing=NO_REGISTRATION, message=NO_REGISTRATION
         )
@@ -511,27 +509,21 @@ class Players(APIView):
             "table",
             required=False,
             minimum=1,
-            maximum=MAX_TABLE,
+            maximum=services.MAX_TABLE,
             message="table must be a table number (1 or more) or null.",
         )
         fields.check()
-        registration.table_pin = table
-        registration.save(update_fields=["table_pin"])
-        return Response({"registration": registration.pk, "table_pin": table})
+        return run_service(
+            lambda: services.pin_table(event, registration, table, request.user),
+            lambda r: {"registration": r.pk, "table_pin": r.table_pin},
+        )
 
     def _late_entry(self, fields: Reader, request: Request, event: Event) -> Response:
-        from django.contrib.auth import get_user_model
-
         username = fields.text("username", strip=True, max_length=150)
         name = fields.text("name", max_length=200)
         fields.check()
-        user = None
-        if username:
-            user = get_user_model().objects.filter(username__iexact=username).first()
-            if user is None:
-                return error_response(f"No account is called {username!r}.", "username")
         return run_service(
-            lambda: services.add_late_entry(event, request.user, user=user, name=name),
+            lambda: services.add_late_entry(event, request.user, username=username, name=name),
             lambda r: {"registration": r.pk, "joined_round": r.joined_round},
             status.HTTP_201_CREATED,
         )

@@ -1,27 +1,16 @@
 from django import forms
 
+from tournaments import services
 from tournaments.models import Event, EventRole
+from web.errors import ServiceError
 
 
 class EventForm(forms.ModelForm):
+    """The event's details as a page edits them; ``services.update_event`` saves them."""
+
     class Meta:
         model = Event
-        fields = [
-            "name",
-            "game",
-            "date",
-            "venue",
-            "status",
-            "match_format",
-            "swiss_rounds",
-            "top_cut",
-            "round_minutes",
-            "registration_cap",
-            "registration_deadline",
-            "decklist_deadline",
-            "decklists_public",
-            "print_paper",
-        ]
+        fields = list(services.EDITABLE_EVENT_FIELDS)
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
             "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -30,8 +19,10 @@ class EventForm(forms.ModelForm):
 
     def clean_top_cut(self) -> int:
         cut = self.cleaned_data["top_cut"]
-        if cut and cut & (cut - 1):
-            raise forms.ValidationError("The top cut must be 0 or a power of two (2, 4, 8, …).")
+        try:
+            services.check_top_cut(cut)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from None
         return cut
 
 

@@ -24,6 +24,12 @@ def parse_score(text: str) -> Score:
         raise ServiceError(str(exc)) from None
 
 
+def score_from_player(match: Match, reporter: Registration, score: Score) -> Score:
+    """The match's score from one player's report: players type their own wins first,
+    so the second player's "2-1" is the match's 1-2."""
+    return score.swapped() if reporter.pk == match.player_b_id else score
+
+
 def validate_score(score: Score, match_format: str, top_cut: bool = False) -> None:
     """A score the format allows (see ``match_games.check_score``)."""
     try:

@@ -40,7 +40,8 @@ def judges_any_event(user) -> bool:
 def event_role_required(*wanted: str):
     """View decorator: anonymous users go to log in; users without a role get 403.
 
-    The wrapped view receives the Event instead of its primary key.
+    The wrapped view receives the Event instead of its primary key; ``event_roles`` on
+    the view names the roles it admits, so a URL module's audience can be checked.
     """
 
     def decorator(view):
@@ -54,6 +55,7 @@ def event_role_required(*wanted: str):
                 raise PermissionDenied(f"Only this event's {needed}s may open this page.")
             return view(request, event, *args, **kwargs)
 
+        wrapper.event_roles = frozenset(wanted)
         return wrapper
 
     return decorator

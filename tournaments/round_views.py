@@ -6,7 +6,6 @@ Views read, check roles and call services; the services hold the rules.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -16,10 +15,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from tournaments import results, rounds, services
-from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
 from web.errors import ServiceError
-from web.inputs import whole_number
+from web.inputs import Reader, whole_number
 
 STEP_ACTIONS = {
     "pair": lambda event, user: rounds.pair_next_round(event, user),
@@ -177,16 +176,10 @@ def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpRespon
 @require_POST
 @event_role_required(ORGANISER)
 def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
-    username = request.POST.get("username", "").strip()
+    username = request.POST.get("username", "")
     name = request.POST.get("name", "").strip()
-    user = None
-    if username:
-        user = get_user_model().objects.filter(username__iexact=username).first()
-        if user is None:
-            messages.error(request, f"No account is called {username!r}.")
-            return redirect("tournaments:manage", event.pk)
     try:
-        registration = services.add_late_entry(event, request.user, user=user, name=name)
+        registration = services.add_late_entry(event, request.user, username=username, name=name)
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
@@ -202,20 +195,15 @@ def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
 @event_role_required(ORGANISER)
 def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
-    raw = request.POST.get("table", "").strip()
-    table = whole_number(raw)
-    if raw and not table:
-        messages.error(request, "A table pin is a table number (1 or more), or empty to clear it.")
-        return redirect("tournaments:manage", event.pk)
-    registration.table_pin = table
-    registration.save(update_fields=["table_pin"])
-    EventLog.objects.create(
-        event=event,
-        actor=request.user,
-        action="pin",
-        data={"player": registration.display_name, "table": registration.table_pin},
-    )
-    messages.success(request, f"{registration.display_name}: table pin saved.")
+    fields = Reader(request.POST)
+    table = fields.integer("table", required=False, message=services.TABLE_PIN_RULE)
+    try:
+        fields.check()
+        services.pin_table(event, registration, table, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{registration.display_name}: table pin saved.")
     return redirect("tournaments:manage", event.pk)
 
 
@@ -266,8 +254,7 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
     try:
         if action == "report":
             score = results.parse_score(request.POST.get("score", ""))
-            if match.player_b_id == me.pk:  # players type their own wins first
-                score = results.Score(score.b, score.a, score.draws)
+            score = results.score_from_player(match, me, score)
             match = results.report_result(match, me, score, request.user)
         elif action == "confirm":
             match = results.confirm_result(match, me, request.user)

@@ -1,15 +1,39 @@
 """State changes of events and registrations, each in one transaction.
 
-Views call these and never change rows themselves (design.md, Conventions).
+Views and API endpoints call these and never change rows themselves (design.md,
+Conventions); rounds are in ``rounds``, match results in ``results``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Event, EventLog, EventRole, Registration
-from web.errors import ServiceError
+from web.errors import FieldError, ServiceError
+
+MAX_TABLE = 2_147_483_647  # the table pin's column ceiling (the API documents it)
+TABLE_PIN_RULE = f"A table pin is a table number from 1 to {MAX_TABLE:,}, or empty to clear it."
+TOP_CUT_RULE = "The top cut must be 0 or a power of two (2, 4, 8, …)."
+EDITABLE_EVENT_FIELDS = (
+    "name",
+    "game",
+    "date",
+    "venue",
+    "status",
+    "match_format",
+    "swiss_rounds",
+    "top_cut",
+    "round_minutes",
+    "registration_cap",
+    "registration_deadline",
+    "decklist_deadline",
+    "decklists_public",
+    "print_paper",
+)
 
 
 @transaction.atomic
@@ -17,6 +41,56 @@ def create_event(organiser, **fields) -> Event:
     """A new event whose creator is its first organiser."""
     event = Event.objects.create(created_by=organiser, **fields)
     EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
+    return event
+
+
+def check_top_cut(cut: int) -> None:
+    """A single-elimination bracket needs a power of two players (or no cut at all)."""
+    if cut and cut & (cut - 1):
+        raise ServiceError(TOP_CUT_RULE, field="top_cut")
+
+
+def _model_problems(event: Event, fields: list[str]) -> list[FieldError]:
+    """What the model's own rules (lengths, choices, bounds) say of the given fields."""
+    others = [f.name for f in Event._meta.fields if f.name not in fields]
+    try:
+        event.full_clean(exclude=others, validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        return [
+            FieldError(field=name, message=f"{name}: {message}")
+            for name, messages in exc.message_dict.items()
+            for message in messages
+        ]
+    return []
+
+
+@transaction.atomic
+def update_event(event: Event, actor, **fields: Any) -> Event:
+    """Change an event's details; the log names the fields that changed.
+
+    Only the details an organiser edits (``EDITABLE_EVENT_FIELDS``) may change here:
+    the seed, the points and the tiebreakers belong to the event's history.
+    """
+    unknown = sorted(set(fields) - set(EDITABLE_EVENT_FIELDS))
+    if unknown:
+        raise ServiceError.of(
+            FieldError(field=name, message=f"{name} cannot be changed here.") for name in unknown
+        )
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    changed = sorted(name for name, value in fields.items() if getattr(event, name) != value)
+    for name in changed:
+        setattr(event, name, fields[name])
+    problems = _model_problems(event, changed)
+    if "top_cut" in changed and not problems:
+        try:
+            check_top_cut(event.top_cut)
+        except ServiceError as exc:
+            problems.extend(exc.errors)
+    if problems:
+        raise ServiceError.of(problems)
+    if changed:
+        event.save(update_fields=changed)
+        EventLog.objects.create(event=event, actor=actor, action="edit", data={"fields": changed})
     return event
 
 
@@ -61,14 +135,20 @@ def _promote_from_waiting_list(event: Event) -> None:
         nxt.save(update_fields=["status"])
 
 
+def _account_called(username: str):
+    """The account with this name (any case), or a refusal naming the field."""
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ServiceError(f"No account is called {username.strip()!r}.", field="username")
+    return user
+
+
 @transaction.atomic
 def grant_role(event: Event, username: str, role: str) -> EventRole:
     """Make an existing user an organiser or judge of ``event``."""
     if role not in EventRole.Role.values:
         raise ServiceError(f"Unknown role {role!r}.")
-    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
-    if user is None:
-        raise ServiceError(f"No account is called {username.strip()!r}.")
+    user = _account_called(username)
     grant, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
     if not created:
         raise ServiceError(f"{user.username} is already a {grant.get_role_display().lower()}.")
@@ -127,8 +207,15 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
 
 
 @transaction.atomic
-def add_late_entry(event: Event, actor, *, user=None, name: str = "") -> Registration:
-    """Seat a player after the event started: rounds already paired count as losses."""
+def add_late_entry(
+    event: Event, actor, *, user=None, username: str = "", name: str = ""
+) -> Registration:
+    """Seat a player after the event started: rounds already paired count as losses.
+
+    The player is an account (``user``, or found by ``username``) or just a name.
+    """
+    if user is None and username.strip():
+        user = _account_called(username)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if user is None and not name.strip():
         raise ServiceError("Give the late player's account or name.")
@@ -157,5 +244,34 @@ def add_late_entry(event: Event, actor, *, user=None, name: str = "") -> Registr
         actor=actor,
         action="late_entry",
         data={"player": registration.display_name, "joined_round": joined},
+    )
+    return registration
+
+
+def check_table_pin(table: int | None) -> None:
+    """A pin is a table number the column can hold; None clears it."""
+    if table is None:
+        return
+    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE:
+        raise ServiceError(TABLE_PIN_RULE, field="table")
+
+
+@transaction.atomic
+def pin_table(event: Event, registration: Registration, table: int | None, actor) -> Registration:
+    """Always seat a player at one table (accessibility), or clear the pin; logged."""
+    check_table_pin(table)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    registration = (
+        Registration.objects.select_for_update().filter(pk=registration.pk, event=event).first()
+    )
+    if registration is None:
+        raise ServiceError("No such registration in this event.", field="registration")
+    registration.table_pin = table
+    registration.save(update_fields=["table_pin"])
+    EventLog.objects.create(
+        event=event,
+        actor=actor,
+        action="pin",
+        data={"player": registration.display_name, "table": table},
     )
     return registration

@@ -64,10 +64,21 @@ def event_create(request: HttpRequest) -> HttpResponse:
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Event details saved.")
-        return redirect("tournaments:manage", event.pk)
+        try:
+            services.update_event(event, request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            _show_on_form(form, exc)
+        else:
+            messages.success(request, "Event details saved.")
+            return redirect("tournaments:manage", event.pk)
     return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+def _show_on_form(form, exc: ServiceError) -> None:
+    """Each refusal beside the field it names (the form's top for the rest)."""
+    for error in exc.errors:
+        field = error["field"] if error["field"] in form.fields else None
+        form.add_error(field, error["message"])
 
 
 @require_POST

@@ -1,8 +1,8 @@
+"""Organisers and judges: event_role_required(ORGANISER, JUDGE); prints hold decklists."""
+
 from django.urls import path
 
 from printing import views
-
-app_name = "printing"
 
 urlpatterns = [
     path("events/<int:event_id>/print/", views.print_page, name="page"),

@@ -1,9 +1,11 @@
+"""Anyone: sign up (a signed-in user is sent home), log in and out, reset a password."""
+
 from django.urls import include, path
 
 from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("token/", views.api_token, name="api_token"),
+    # Django's own views; its password change pages are login_required.
     path("", include("django.contrib.auth.urls")),
 ]

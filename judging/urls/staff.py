@@ -1,8 +1,8 @@
+"""Organisers and judges: event_role_required(ORGANISER, JUDGE) on every view."""
+
 from django.urls import path
 
-from judging import api, reports, views
-
-app_name = "judging"
+from judging import reports, views
 
 urlpatterns = [
     path("events/<int:event_id>/judge/", views.console, name="console"),
@@ -20,20 +20,4 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/search-timer/", views.search_timer, name="search_timer"),
     path("events/<int:event_id>/penalties.csv", reports.penalty_report_csv, name="penalty_report"),
-    path("players/<int:user_id>/penalties/", reports.player_history, name="player_history"),
-    path(
-        "api/v1/events/<int:event_id>/penalties/preview/",
-        api.PenaltyPreview.as_view(),
-        name="api_penalty_preview",
-    ),
-    path(
-        "api/v1/events/<int:event_id>/penalties/", api.PenaltyList.as_view(), name="api_penalties"
-    ),
-    path(
-        "api/v1/penalties/<int:penalty_id>/void/",
-        api.PenaltyVoid.as_view(),
-        name="api_penalty_void",
-    ),
-    path("api/v1/events/<int:event_id>/calls/", api.CallList.as_view(), name="api_calls"),
-    path("api/v1/calls/<int:call_id>/resolve/", api.CallResolve.as_view(), name="api_call_resolve"),
 ]

@@ -1,0 +1,13 @@
+"""The decks app's URLs (``decks:<name>``), one module per audience (see each docstring)."""
+
+from decks.urls import api, organiser, player, public, staff
+
+app_name = "decks"
+
+urlpatterns = [
+    *public.urlpatterns,
+    *player.urlpatterns,
+    *staff.urlpatterns,
+    *organiser.urlpatterns,
+    *api.urlpatterns,
+]

@@ -1,0 +1,50 @@
+"""API clients: each view's permission_classes and web.api.event_for(request, id, *roles)."""
+
+from django.urls import path
+
+from tournaments import api, interchange_api
+
+urlpatterns = [
+    path("api/v1/events/", api.EventList.as_view(), name="api_events"),
+    path(
+        "api/v1/events/export/",
+        interchange_api.EventExportView.as_view(),
+        name="api_event_export",
+    ),
+    path(
+        "api/v1/events/import/",
+        interchange_api.EventImportView.as_view(),
+        name="api_event_import",
+    ),
+    path(
+        "api/v1/schemas/arbiter-event-1.json",
+        interchange_api.EventSchemaView.as_view(),
+        name="api_event_schema",
+    ),
+    path("api/v1/events/<int:event_id>/", api.EventDetail.as_view(), name="api_event"),
+    path("api/v1/events/<int:event_id>/rounds/", api.RoundList.as_view(), name="api_rounds"),
+    path(
+        "api/v1/events/<int:event_id>/rounds/<int:number>/",
+        api.RoundDetail.as_view(),
+        name="api_round",
+    ),
+    path(
+        "api/v1/events/<int:event_id>/rounds/<int:number>/<str:action>/",
+        api.RoundAction.as_view(),
+        name="api_round_action",
+    ),
+    path("api/v1/events/<int:event_id>/top-cut/", api.TopCut.as_view(), name="api_top_cut"),
+    path(
+        "api/v1/events/<int:event_id>/registrations/",
+        api.Registrations.as_view(),
+        name="api_registrations",
+    ),
+    path("api/v1/events/<int:event_id>/drop/", api.Drop.as_view(), name="api_drop"),
+    path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
+    path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
+    path(
+        "api/v1/matches/<int:match_id>/<str:action>/",
+        api.MatchAction.as_view(),
+        name="api_match_action",
+    ),
+]

@@ -1,0 +1,15 @@
+"""Signed-in players, for themselves: login_required; the view finds their own registration."""
+
+from django.urls import path
+
+from tournaments import round_views, views
+
+urlpatterns = [
+    path("events/<int:event_id>/my-match/", round_views.my_match, name="my_match"),
+    # A match slip's QR code: its two players, and the event's staff (who enter results).
+    path("events/<int:event_id>/matches/<int:match_id>/", round_views.match_page, name="match"),
+    path("events/<int:event_id>/drop/", round_views.drop_self, name="drop_self"),
+    path("events/<int:event_id>/register/", views.register, name="register"),
+    path("events/<int:event_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("me/events/", views.my_events, name="my_events"),
+]

@@ -1,0 +1,14 @@
+"""Anyone, signed in or not: no decorator; drafts are hidden by ``Event.objects.visible_to``."""
+
+from django.urls import path
+
+from tournaments import round_views, views
+
+urlpatterns = [
+    path("events/", views.event_list, name="events"),
+    path("events/<int:event_id>/", views.event_detail, name="event"),
+    path("events/<int:event_id>/pairings/", round_views.pairings, name="pairings"),
+    path("events/<int:event_id>/standings/", round_views.standings, name="standings"),
+    path("events/<int:event_id>/bracket/", round_views.bracket_page, name="bracket"),
+    path("events/<int:event_id>/projector/", round_views.projector, name="projector"),
+]

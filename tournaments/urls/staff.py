@@ -1,0 +1,15 @@
+"""Organisers and judges: event_role_required(ORGANISER, JUDGE); judge/ is login_required."""
+
+from django.urls import path
+
+from tournaments import round_views, views
+
+urlpatterns = [
+    path(
+        "events/<int:event_id>/matches/<int:match_id>/result/",
+        round_views.enter_result,
+        name="enter_result",
+    ),
+    # Only a login: the judges' home lists just the events the user judges.
+    path("judge/", views.judge_console, name="judge_console"),
+]
