@@ -15,7 +15,13 @@ from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
 from tournaments import rounds
 from tournaments.models import Event, Registration
-from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
+from tournaments.roles import (
+    JUDGE,
+    ORGANISER,
+    event_role_required,
+    has_role,
+    visible_event_or_404,
+)
 from web.errors import ServiceError
 from web.inputs import whole_number
 
@@ -32,7 +38,7 @@ def _my_registration(request: HttpRequest, event: Event) -> Registration:
 @login_required
 def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
     """Paste or build the list, see every problem live, save a draft or submit."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     registration = _my_registration(request, event)
     if event.game not in services.DECK_GAMES:
         return render(request, "decks/no_decklist.html", {"event": event})
@@ -77,7 +83,7 @@ def _safe_report(event: Event, text: str):
 @login_required
 def check(request: HttpRequest, event_id: int) -> HttpResponse:
     """Live legality while typing (htmx): every violation with its rule, and suggestions."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     _my_registration(request, event)
     report = _safe_report(event, request.POST.get("decklist", "")[:20000])
     return render(request, "decks/_report.html", {"report": report, "event": event})
@@ -95,14 +101,9 @@ def card_search(request: HttpRequest) -> HttpResponse:
     return render(request, "decks/_card_options.html", {"cards": cards, "query": query})
 
 
-def _visible_event(request: HttpRequest, event_id: int) -> Event:
-    """A draft event exists only for its organisers, here as on the event page."""
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
-
-
 def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
     """Staff see every registration's list status; the public see published lists."""
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     staff = request.user.is_authenticated and has_role(request.user, event, *STAFF)
     if not staff and event.decklists_public == "none":
         if not request.user.is_authenticated:
@@ -122,7 +123,7 @@ def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def decklist_detail(request: HttpRequest, event_id: int, registration_id: int) -> HttpResponse:
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     if not services.may_view_decklist(request.user, registration):
         if not request.user.is_authenticated:

@@ -37,6 +37,11 @@ def judges_any_event(user) -> bool:
     )
 
 
+def visible_event_or_404(user, event_id: int) -> Event:
+    """The event, or 404 when ``user`` may not see it: a draft exists only for its organisers."""
+    return get_object_or_404(Event.objects.visible_to(user), pk=event_id)
+
+
 def event_role_required(*wanted: str):
     """View decorator: anonymous users go to log in; users without a role get 403.
 

@@ -16,7 +16,13 @@ from django.views.decorators.http import require_POST
 
 from tournaments import results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role
+from tournaments.roles import (
+    JUDGE,
+    ORGANISER,
+    event_role_required,
+    has_role,
+    visible_event_or_404,
+)
 from web.errors import ServiceError
 from web.inputs import Reader, whole_number
 
@@ -38,11 +44,6 @@ def _round_matches(round_: Round | None):
             "is_bye", "table"
         )
     )
-
-
-def _visible_event(request: HttpRequest, event_id: int) -> Event:
-    """A draft event exists only for its organisers (``Event.objects.visible_to``)."""
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
 
 
 def _round_or_latest(event: Event, number: str | None) -> Round | None:
@@ -228,7 +229,7 @@ def _my_current_match(event: Event, registration: Registration) -> Match | None:
 @login_required
 def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
     """The player's page: table, opponent, and the result to report or confirm."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     registration = _my_registration(request, event)
     match = _my_current_match(event, registration)
     if request.method == "POST" and match is not None:
@@ -276,7 +277,7 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
 @login_required
 def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpResponse:
     """The page a match slip's QR code opens: players report and confirm; staff enter."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     match = get_object_or_404(
         Match.objects.select_related("player_a__user", "player_b__user", "round"),
         pk=match_id,
@@ -306,7 +307,7 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
 @require_POST
 @login_required
 def drop_self(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     registration = _my_registration(request, event)
     try:
         services.drop_player(event, registration, request.user, "dropped by the player")
@@ -319,7 +320,7 @@ def drop_self(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
     """Public pairings by name (what players look for on the wall), with a search box."""
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     round_ = _round_or_latest(event, request.GET.get("round"))
     rows = []
     for match in _round_matches(round_):
@@ -346,14 +347,14 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     from tournaments.history import standings_rows
 
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     return render(
         request, "tournaments/standings.html", {"event": event, "rows": standings_rows(event)}
     )
 
 
 def bracket_page(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     cut_rounds = [
         {"round": r, "matches": _round_matches(r)}
         for r in event.rounds.filter(kind=Round.Kind.TOP_CUT).order_by("number")
@@ -363,7 +364,7 @@ def bracket_page(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     """Large type for the hall's screen: round clock, extensions, tables still playing."""
-    event = _visible_event(request, event_id)
+    event = visible_event_or_404(request.user, event_id)
     round_ = rounds.latest_round(event)
     matches = _round_matches(round_)
     context = {

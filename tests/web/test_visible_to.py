@@ -155,3 +155,19 @@ def test_staff_endpoints_of_a_draft_still_answer_its_judge(client, world):
     _, draft, people = world
     client.force_login(people["judge"])
     assert client.get(f"/api/v1/events/{draft.pk}/players/").status_code == 200
+
+
+PLAYER_PAGES = ["/events/{id}/my-match/", "/events/{id}/deck/"]
+
+
+@pytest.mark.parametrize("url", PLAYER_PAGES)
+def test_a_drafts_player_pages_are_closed_to_its_player(client, world, url):
+    """A player registered before the event went back to draft sees nothing of it."""
+    published, draft, people = world
+    client.force_login(people["player"])
+    assert client.get(url.format(id=published.pk)).status_code == 200
+    response = client.get(url.format(id=draft.pk))
+    assert response.status_code == 404
+    assert draft.name not in response.content.decode()
+    client.force_login(people["organiser"])
+    assert client.get(url.format(id=draft.pk)).status_code != 404
