@@ -207,6 +207,11 @@ def test_a_worker_killed_while_rendering_slips_is_replaced_and_the_job_finishes_
     assert len(reader.pages) == math.ceil(seeded["tables"] / 4)
 
 
+def web_log_tail(site, characters: int = 6000) -> str:
+    """The end of gunicorn's log, so a 500 in CI comes with its traceback."""
+    return site.processes["web"].output()[-characters:]
+
+
 # --- 2. Redis unavailable ----------------------------------------------------------------
 
 
@@ -230,7 +235,7 @@ def test_with_redis_down_pages_serve_and_print_jobs_wait_then_go_out_by_themselv
     for path in pages:
         started = time.monotonic()
         response = organiser.get(path)
-        assert response.status_code == 200, (path, response.status_code)
+        assert response.status_code == 200, (path, response.status_code, web_log_tail(site))
         assert time.monotonic() - started < 10, f"{path} hung on the dead cache"
     assert judge.get("/judge/").status_code == 200
     assert "Fault Open" in judge.get("/judge/").text
