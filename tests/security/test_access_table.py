@@ -26,19 +26,8 @@ from django.contrib.auth.models import User
 from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from decks.models import Card, DeckCheck, Decklist
-from judging.models import JudgeCall, Penalty
-from printing.models import PrintJob
+from tests.conftest import snapshot
 from tests.security.conftest import World
-from tournaments.models import (
-    Event,
-    EventLog,
-    EventRole,
-    Match,
-    Registration,
-    ResultChange,
-    Round,
-)
 
 ROLES = ("anonymous", "player", "judge", "organiser")
 ADMIN_PREFIX = "admin/"
@@ -331,45 +320,6 @@ CASES = [
 
 
 # --- running a case ------------------------------------------------------------------------
-
-
-def snapshot() -> dict:
-    """What a refused or empty request must leave exactly as it was."""
-    counted = [
-        User,
-        Event,
-        EventRole,
-        Registration,
-        Round,
-        Match,
-        ResultChange,
-        EventLog,
-        Penalty,
-        JudgeCall,
-        Decklist,
-        DeckCheck,
-        PrintJob,
-        Card,
-    ]
-    return {
-        "counts": {model.__name__: model.objects.count() for model in counted},
-        "events": list(Event.objects.order_by("pk").values_list("pk", "status", "name")),
-        "registrations": list(
-            Registration.objects.order_by("pk").values_list(
-                "pk", "status", "checked_in", "table_pin", "dropped_after_round"
-            )
-        ),
-        "rounds": list(Round.objects.order_by("pk").values_list("pk", "status")),
-        "matches": list(
-            Match.objects.order_by("pk").values_list("pk", "status", "games", "extension_minutes")
-        ),
-        "penalties": list(Penalty.objects.order_by("pk").values_list("pk", "voided_at")),
-        "calls": list(JudgeCall.objects.order_by("pk").values_list("pk", "resolved_at")),
-        "decklists": list(
-            Decklist.objects.order_by("pk").values_list("pk", "main", "sideboard", "unlocked")
-        ),
-        "users": list(User.objects.order_by("pk").values_list("pk", "password", "is_active")),
-    }
 
 
 def request(client, method: str, url: str, query: dict | None = None):
