@@ -3,6 +3,8 @@
 what the second, services pass of ``scripts/test`` leaves to the first."""
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from tournaments.models import (
     ResultChange,
     Round,
 )
+from web.errors import ServiceError
 
 PASSWORD = "correct-horse-battery"
 
@@ -189,6 +192,16 @@ def snapshot() -> dict:
         "decklists": rows(Decklist, "status", "main", "sideboard", "unlocked", "legal"),
         "users": rows(User, "password", "is_active"),
     }
+
+
+@contextmanager
+def refused(match: str) -> Iterator[pytest.ExceptionInfo[ServiceError]]:
+    """The block must raise a ServiceError matching ``match`` and leave every row as it was
+    (``snapshot``): a refused service changes nothing."""
+    before = snapshot()
+    with pytest.raises(ServiceError, match=match) as caught:
+        yield caught
+    assert snapshot() == before, f"refused ({caught.value}) yet the database changed"
 
 
 @pytest.fixture
