@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from tests.conftest import make_event, play_out
+from tests.conftest import make_event, play_out, snapshot
 from tournaments import results, rounds
 from tournaments.match_games import Score
 from tournaments.models import EventLog, Match, ResultChange, Round
@@ -166,18 +166,24 @@ def test_api_round_actions_need_an_organiser(client, running, who, status):
     event, round_, judge = running
     if who != "anon":
         client.force_login(judge if who == "judge" else first_table(round_).player_a.user)
+    before = snapshot()
     response = client.post(f"/api/v1/events/{event.pk}/rounds/1/start/")
     assert response.status_code == status
-    assert "errors" in response.json()
+    assert response.json()["errors"][0]["message"]
+    if who != "anon":
+        assert "Only this event's organisers" in response.json()["errors"][0]["message"]
+    assert snapshot() == before
 
 
 def test_api_organiser_runs_a_round(client, running):
     event, round_, _ = running
     client.force_login(event.created_by)
     assert client.post(f"/api/v1/events/{event.pk}/rounds/1/start/").status_code == 200
+    before = snapshot()
     response = client.post(f"/api/v1/events/{event.pk}/rounds/1/close/")
     assert response.status_code == 400
     assert "cannot close" in response.json()["errors"][0]["message"]
+    assert snapshot() == before
     for match in round_.matches.filter(is_bye=False):
         reply = client.post(
             f"/api/v1/matches/{match.pk}/result/", {"score": "2-1"}, content_type="application/json"
@@ -198,7 +204,11 @@ def test_api_report_confirm_by_players(client, running):
         ]
         == "reported"
     )
-    assert client.post(url + "confirm/").status_code == 400  # not the reporter's to confirm
+    before = snapshot()
+    refused = client.post(url + "confirm/")  # not the reporter's to confirm
+    assert refused.status_code == 400
+    assert "opponent must confirm" in refused.json()["errors"][0]["message"]
+    assert snapshot() == before
     client.force_login(match.player_b.user)
     assert client.post(url + "confirm/").json()["status"] == "confirmed"
 
@@ -207,11 +217,13 @@ def test_api_refuses_a_bad_score_with_a_message(client, running):
     _, round_, _ = running
     match = first_table(round_)
     client.force_login(match.player_a.user)
+    before = snapshot()
     response = client.post(
         f"/api/v1/matches/{match.pk}/report/", {"score": "7-0"}, content_type="application/json"
     )
     assert response.status_code == 400
     assert "nobody wins more than 2" in response.json()["errors"][0]["message"]
+    assert snapshot() == before
 
 
 def test_api_other_players_cannot_touch_a_match(client, running):
