@@ -160,9 +160,13 @@ def test_publishing_shows_submitted_lists_but_never_a_draft(client, hall, submit
     index = client.get(f"/events/{hall.pk}/decklists/").content.decode()
     assert f"/decklists/{submitted.pk}/" in index
     assert f"/decklists/{drafting.pk}/" not in index
-    assert client.get(f"/events/{hall.pk}/decklists/{drafting.pk}/").status_code == 403
+    page = client.get(f"/events/{hall.pk}/decklists/{drafting.pk}/")
+    assert page.status_code == 403
+    assert "private until the organiser publishes it" in page.content.decode()
     api = client.get(f"/api/v1/events/{hall.pk}/decklists/{drafting.pk}/")
     assert api.status_code == 403
+    assert "private until the organiser publishes it" in api.json()["errors"][0]["message"]
+    assert '"main"' not in api.content.decode()
 
 
 def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
@@ -171,7 +175,9 @@ def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
     response = client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
-    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 403
+    api = client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert api.status_code == 403
+    assert "private until the organiser publishes it" in api.json()["errors"][0]["message"]
 
 
 def test_player_submits_through_the_api_and_reads_their_own(client, hall):
@@ -207,7 +213,8 @@ def test_card_search_api(client, hall):
         c["name"] for c in client.get("/api/v1/cards/", {"game": "iacta", "q": "tithe"}).json()
     ]
     assert "Ember Tithe" in names
-    assert client.get("/api/v1/cards/", {"game": "chess"}).status_code == 400
+    unknown = client.get("/api/v1/cards/", {"game": "chess"})
+    assert unknown.status_code == 400 and unknown.json()["errors"][0]["field"] == "game"
 
 
 def test_player_deck_page_shows_the_live_report(client, hall):
@@ -274,7 +281,9 @@ def test_deck_check_finds_every_difference_and_raises_the_game_loss(checked_roun
 
 def test_deck_check_pages_for_judges_only(client, hall, checked_round, judge):
     client.force_login(player_of(hall).user)
-    assert client.get(f"/events/{hall.pk}/deck-checks/").status_code == 403
+    refused_page = client.get(f"/events/{hall.pk}/deck-checks/")
+    assert refused_page.status_code == 403
+    assert "organiser or judges may open this page" in refused_page.content.decode()
     client.force_login(judge)
     page = client.get(f"/events/{hall.pk}/deck-checks/", {"pick": 1, "count": 1})
     assert "Table " in page.content.decode()
@@ -302,7 +311,10 @@ def test_validate_decks_command_rechecks_every_list(hall, submitted):
 
 def test_decklist_index_is_private_to_staff(client, hall, submitted, judge):
     client.force_login(player_of(hall, 1).user)
-    assert client.get(f"/events/{hall.pk}/decklists/").status_code == 403
+    refused_page = client.get(f"/events/{hall.pk}/decklists/")
+    assert refused_page.status_code == 403
+    assert "Decklists are private until the organiser" in refused_page.content.decode()
+    assert submitted.display_name not in refused_page.content.decode()
     client.force_login(judge)
     assert submitted.display_name in client.get(f"/events/{hall.pk}/decklists/").content.decode()
 

@@ -98,7 +98,8 @@ def test_oversized_body_is_refused(client):
 
 
 def test_unknown_game_or_question_is_404(client):
-    assert post(client, "chess", "flush-score", {}).status_code == 404
+    chess = post(client, "chess", "flush-score", {})
+    assert chess.status_code == 404 and "no game 'chess'" in chess.json()["errors"][0]["message"]
     response = post(client, "iacta", "checkmate", {})
     assert response.status_code == 404
     assert "checkmate" in response.json()["errors"][0]["message"]

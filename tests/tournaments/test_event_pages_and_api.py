@@ -66,8 +66,12 @@ def test_organiser_buttons_are_refused_to_players(client, running):
     event, round_, _ = running
     seated, logged = event.registrations.count(), EventLog.objects.filter(event=event).count()
     client.force_login(first_table(round_).player_a.user)
-    assert client.post(f"/events/{event.pk}/next/", {"action": "start"}).status_code == 403
-    assert client.post(f"/events/{event.pk}/late-entry/", {"name": "X"}).status_code == 403
+    for response in (
+        client.post(f"/events/{event.pk}/next/", {"action": "start"}),
+        client.post(f"/events/{event.pk}/late-entry/", {"name": "X"}),
+    ):
+        assert response.status_code == 403
+        assert "Only this event's organisers may open this page." in page_text(response)
     round_.refresh_from_db()
     assert round_.status == Round.Status.PAIRED and round_.started_at is None
     assert event.registrations.count() == seated
@@ -283,12 +287,14 @@ def test_api_players_check_in_late_entry_and_pin(client, organiser):
         content_type="application/json",
     )
     assert pinned.json()["table_pin"] == 1
+    before = snapshot()
     bad = client.post(
         url,
         {"action": "pin", "registration": registration, "table": "x"},
         content_type="application/json",
     )
     assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "table"
+    assert snapshot() == before  # still pinned to table 1
     names = [p["name"] for p in client.get(url).json()]
     assert "Lou" in names
 
@@ -306,9 +312,11 @@ def test_match_page_from_the_slip_qr_code(client, running):
     event, round_, judge = running
     match = first_table(round_)
     url = f"/events/{event.pk}/matches/{match.pk}/"
-    assert client.get(url).status_code == 302  # log in first
+    assert client.get(url)["Location"] == f"/accounts/login/?next={url}"  # log in first
     client.force_login(round_.matches.order_by("table")[1].player_a.user)
-    assert client.get(url).status_code == 403  # another table's player
+    refused = client.get(url)  # another table's player
+    assert refused.status_code == 403
+    assert "Only the players of this match and the event's staff" in page_text(refused)
     client.force_login(match.player_a.user)
     client.post(url, {"action": "report", "score": "2-0"})
     client.force_login(match.player_b.user)
