@@ -56,10 +56,14 @@ def test_judges_but_not_players_enter_results(client, running, who, allowed):
     event, round_, judge = running
     match = first_table(round_)
     client.force_login(judge if who == "judge" else match.player_a.user)
+    before = snapshot()
     response = client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {"score": "2-0"})
     match.refresh_from_db()
     assert (match.status == Match.Status.FINAL) is allowed
     assert response.status_code == (302 if allowed else 403)
+    if not allowed:
+        assert "organiser or judges may open this page" in page_text(response)
+        assert snapshot() == before
 
 
 def test_organiser_buttons_are_refused_to_players(client, running):
@@ -81,8 +85,10 @@ def test_organiser_buttons_are_refused_to_players(client, running):
 def test_stale_next_step_button_is_refused_with_a_message(client, running):
     event, _, _ = running
     client.force_login(event.created_by)
+    before = snapshot()
     response = client.post(f"/events/{event.pk}/next/", {"action": "pair"}, follow=True)
     assert "not the next one any more" in response.content.decode()
+    assert snapshot() == before  # round 1 is still the only one, still paired
 
 
 # --- the player's match page -------------------------------------------------------------
