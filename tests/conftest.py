@@ -3,14 +3,28 @@
 what the second, services pass of ``scripts/test`` leaves to the first."""
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 
 from arbiter import worlds
+from decks.models import Card, DeckCheck, Decklist
+from judging.models import JudgeCall, Penalty
+from printing.models import PrintJob
 from tournaments import results, services
-from tournaments.models import Event, EventRole, Round
+from tournaments.models import (
+    Event,
+    EventLog,
+    EventRole,
+    Match,
+    Registration,
+    ResultChange,
+    Round,
+)
+from web.errors import ServiceError
 
 PASSWORD = "correct-horse-battery"
 
@@ -119,6 +133,75 @@ def play_out(round_: Round, organiser, score: str = "2-0") -> None:
     for match in round_.matches.filter(is_bye=False):
         if not match.has_result:
             results.enter_result(match, results.Score.parse(score), organiser)
+
+
+# Every model a request or a service of the site writes: counted by ``snapshot``.
+WRITTEN = (
+    User,
+    Event,
+    EventRole,
+    Registration,
+    Round,
+    Match,
+    ResultChange,
+    EventLog,
+    Penalty,
+    JudgeCall,
+    Decklist,
+    DeckCheck,
+    PrintJob,
+    Card,
+)
+
+
+def snapshot() -> dict:
+    """Every row a request or a service could write, as plain values. A refusal must leave
+    it equal: take one before and compare after, so a refused change can never half-happen."""
+
+    def rows(model, *fields) -> list:
+        return list(model.objects.order_by("pk").values_list("pk", *fields))
+
+    return {
+        "counts": {model.__name__: model.objects.count() for model in WRITTEN},
+        "events": rows(Event, "status", "name", "decklists_public", "registration_cap"),
+        "roles": rows(EventRole, "event", "user", "role"),
+        "registrations": rows(
+            Registration,
+            "status",
+            "checked_in",
+            "table_pin",
+            "dropped_after_round",
+            "joined_round",
+            "disqualified",
+        ),
+        "rounds": rows(Round, "status", "started_at", "closed_at"),
+        "matches": rows(
+            Match,
+            "player_a",
+            "player_b",
+            "table",
+            "status",
+            "games",
+            "forced_games",
+            "reported_by",
+            "reported_games",
+            "extension_minutes",
+        ),
+        "penalties": rows(Penalty, "voided_at", "consequences"),
+        "calls": rows(JudgeCall, "judge", "resolved_at", "resolution", "extension_minutes"),
+        "decklists": rows(Decklist, "status", "main", "sideboard", "unlocked", "legal"),
+        "users": rows(User, "password", "is_active"),
+    }
+
+
+@contextmanager
+def refused(match: str) -> Iterator[pytest.ExceptionInfo[ServiceError]]:
+    """The block must raise a ServiceError matching ``match`` and leave every row as it was
+    (``snapshot``): a refused service changes nothing."""
+    before = snapshot()
+    with pytest.raises(ServiceError, match=match) as caught:
+        yield caught
+    assert snapshot() == before, f"refused ({caught.value}) yet the database changed"
 
 
 @pytest.fixture

@@ -44,7 +44,9 @@ def test_create_regenerate_and_revoke_from_the_page(login, organiser):
 def test_the_page_refuses_a_post_without_csrf(organiser):
     client = Client(enforce_csrf_checks=True)
     client.force_login(organiser)
-    assert client.post("/accounts/token/", {"action": "create"}).status_code == 403
+    response = client.post("/accounts/token/", {"action": "create"})
+    assert response.status_code == 403
+    assert "CSRF" in response.content.decode()
     assert not Token.objects.exists()
 
 
@@ -69,6 +71,7 @@ def test_a_session_post_without_csrf_is_still_refused(organiser):
     response = browser.post(f"/api/v1/events/{event.pk}/rounds/")
     assert response.status_code == 403
     assert "CSRF" in response.json()["errors"][0]["message"]
+    assert not Round.objects.filter(event=event).exists()
 
 
 def test_a_revoked_token_is_refused_with_a_message(organiser):

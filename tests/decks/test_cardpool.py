@@ -347,19 +347,27 @@ def _upload(client, text: str, *, game: str = "iacta", skip: bool = False, name=
 @pytest.mark.django_db
 def test_upload_page_needs_a_login(client):
     response = client.get("/cards/upload/")
-    assert response.status_code == 302 and "/login" in response["Location"]
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/cards/upload/"
+    refused = _upload(client, IACTA_CSV)
+    assert refused["Location"] == "/accounts/login/?next=/cards/upload/"
+    assert not Card.objects.exists()
 
 
 @pytest.mark.django_db
 def test_only_staff_and_organisers_may_upload(event, organiser, judge, player, login):
+    refused = "Only site staff and event organisers may upload card pools."
     for user in (judge, player):
         client = login(user)
-        assert client.get("/cards/upload/").status_code == 403
-        assert _upload(client, IACTA_CSV).status_code == 403
+        for response in (client.get("/cards/upload/"), _upload(client, IACTA_CSV)):
+            assert response.status_code == 403
+            assert refused in response.content.decode()
+            assert 'name="file"' not in response.content.decode()
     assert not Card.objects.exists()
     staff = make_user("stella", is_staff=True)
     for user in (organiser, staff):
-        assert login(user).get("/cards/upload/").status_code == 200
+        response = login(user).get("/cards/upload/")
+        assert response.status_code == 200 and 'name="file"' in response.content.decode()
 
 
 @pytest.mark.django_db

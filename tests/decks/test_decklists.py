@@ -12,7 +12,7 @@ from decks import services
 from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from judging.models import Penalty
-from tests.conftest import make_event
+from tests.conftest import make_event, refused
 from tournaments import rounds
 from tournaments.models import EventLog
 from web.errors import ServiceError
@@ -52,7 +52,7 @@ def test_every_violation_is_listed_with_its_rule(hall):
 
 def test_an_illegal_list_can_be_saved_as_a_draft_but_not_submitted(hall):
     registration = player_of(hall)
-    with pytest.raises(ServiceError, match="not legal yet"):
+    with refused("not legal yet"):
         services.save_decklist(registration, "4 Ember Tithe", submit=True, actor=None)
     decklist, _ = services.save_decklist(registration, "4 Ember Tithe", submit=False, actor=None)
     assert decklist.status == Decklist.Status.DRAFT and not decklist.legal
@@ -80,7 +80,7 @@ def test_paste_formats_all_read_the_same(hall, style):
 def test_deadline_is_enforced(hall):
     hall.decklist_deadline = timezone.now() - datetime.timedelta(minutes=1)
     hall.save()
-    with pytest.raises(ServiceError, match="deadline"):
+    with refused("deadline"):
         services.save_decklist(player_of(hall), legal(), submit=True, actor=None)
 
 
@@ -90,15 +90,15 @@ def test_lists_lock_when_round_one_starts_and_an_organiser_may_unlock_one(hall, 
     round_ = rounds.pair_next_round(hall, organiser)
     services.save_decklist(registration, legal(), submit=True, actor=None)  # paired, not started
     rounds.start_round(round_, organiser)
-    with pytest.raises(ServiceError, match="locked when round 1 started"):
+    with refused("locked when round 1 started"):
         services.save_decklist(registration, legal(), submit=True, actor=None)
-    with pytest.raises(ServiceError, match="reason"):
+    with refused("reason"):
         services.unlock_decklist(decklist, organiser, "")
     services.unlock_decklist(decklist, organiser, "wrong card count typed")
     assert EventLog.objects.get(action="unlock_decklist").reason == "wrong card count typed"
     decklist, _ = services.save_decklist(registration, legal(), submit=True, actor=None)
     assert not decklist.unlocked  # locked again once resubmitted
-    with pytest.raises(ServiceError, match="locked"):
+    with refused("locked"):
         services.save_decklist(registration, legal(), submit=True, actor=None)
 
 
@@ -160,9 +160,13 @@ def test_publishing_shows_submitted_lists_but_never_a_draft(client, hall, submit
     index = client.get(f"/events/{hall.pk}/decklists/").content.decode()
     assert f"/decklists/{submitted.pk}/" in index
     assert f"/decklists/{drafting.pk}/" not in index
-    assert client.get(f"/events/{hall.pk}/decklists/{drafting.pk}/").status_code == 403
+    page = client.get(f"/events/{hall.pk}/decklists/{drafting.pk}/")
+    assert page.status_code == 403
+    assert "private until the organiser publishes it" in page.content.decode()
     api = client.get(f"/api/v1/events/{hall.pk}/decklists/{drafting.pk}/")
     assert api.status_code == 403
+    assert "private until the organiser publishes it" in api.json()["errors"][0]["message"]
+    assert '"main"' not in api.content.decode()
 
 
 def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
@@ -171,7 +175,9 @@ def test_top_cut_publication_shows_only_top_cut_lists(client, hall, submitted):
     response = client.get(f"/events/{hall.pk}/decklists/{submitted.pk}/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
-    assert client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/").status_code == 403
+    api = client.get(f"/api/v1/events/{hall.pk}/decklists/{submitted.pk}/")
+    assert api.status_code == 403
+    assert "private until the organiser publishes it" in api.json()["errors"][0]["message"]
 
 
 def test_player_submits_through_the_api_and_reads_their_own(client, hall):
@@ -207,7 +213,8 @@ def test_card_search_api(client, hall):
         c["name"] for c in client.get("/api/v1/cards/", {"game": "iacta", "q": "tithe"}).json()
     ]
     assert "Ember Tithe" in names
-    assert client.get("/api/v1/cards/", {"game": "chess"}).status_code == 400
+    unknown = client.get("/api/v1/cards/", {"game": "chess"})
+    assert unknown.status_code == 400 and unknown.json()["errors"][0]["field"] == "game"
 
 
 def test_player_deck_page_shows_the_live_report(client, hall):
@@ -274,7 +281,9 @@ def test_deck_check_finds_every_difference_and_raises_the_game_loss(checked_roun
 
 def test_deck_check_pages_for_judges_only(client, hall, checked_round, judge):
     client.force_login(player_of(hall).user)
-    assert client.get(f"/events/{hall.pk}/deck-checks/").status_code == 403
+    refused_page = client.get(f"/events/{hall.pk}/deck-checks/")
+    assert refused_page.status_code == 403
+    assert "organiser or judges may open this page" in refused_page.content.decode()
     client.force_login(judge)
     page = client.get(f"/events/{hall.pk}/deck-checks/", {"pick": 1, "count": 1})
     assert "Table " in page.content.decode()
@@ -302,7 +311,10 @@ def test_validate_decks_command_rechecks_every_list(hall, submitted):
 
 def test_decklist_index_is_private_to_staff(client, hall, submitted, judge):
     client.force_login(player_of(hall, 1).user)
-    assert client.get(f"/events/{hall.pk}/decklists/").status_code == 403
+    refused_page = client.get(f"/events/{hall.pk}/decklists/")
+    assert refused_page.status_code == 403
+    assert "Decklists are private until the organiser" in refused_page.content.decode()
+    assert submitted.display_name not in refused_page.content.decode()
     client.force_login(judge)
     assert submitted.display_name in client.get(f"/events/{hall.pk}/decklists/").content.decode()
 

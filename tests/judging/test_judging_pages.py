@@ -128,3 +128,7 @@ def test_a_ruling_is_kept_with_its_judge_call(client, setting, judge):
         content_type="application/json",
     )
     assert response.status_code == 400
+    assert 'class="field-error"' in response.content.decode(), response.content
+    assert "dice" in response.content.decode(), response.content
+    call.refresh_from_db()  # the kept ruling is still the first one
+    assert call.ruling_answer["score"] == 31 and call.ruling_payload == ruling["payload"]

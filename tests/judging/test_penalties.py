@@ -4,6 +4,7 @@ import pytest
 
 from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
+from tests.conftest import refused
 from tests.tournaments.test_round_lifecycle import make_event, play_out
 from tournaments import results, rounds
 from tournaments.history import standings_rows
@@ -47,7 +48,7 @@ def test_third_slow_play_warning_in_a_game_is_a_game_loss_905_1(table, judge):
 def test_a_reported_result_must_count_the_game_loss(table, judge):
     a, b = table.player_a, table.player_b
     warn(table, a, judge, 3, game=1)
-    with pytest.raises(ServiceError, match="Game 1 was a game loss for"):
+    with refused("Game 1 was a game loss for"):
         results.report_result(table, a, Score(2, 0), a.user)
     assert results.report_result(table, b, Score(1, 2), b.user).status == Match.Status.REPORTED
 
@@ -190,21 +191,21 @@ def test_voiding_after_the_event_moved_on_says_what_to_fix_by_hand(table, judge,
 
 def test_a_penalty_is_voided_once_and_needs_a_reason(table, judge):
     (penalty,) = warn(table, table.player_a, judge)
-    with pytest.raises(ServiceError, match="reason"):
+    with refused("reason"):
         void_penalty(penalty, judge, "")
     void_penalty(penalty, judge, "duplicate")
-    with pytest.raises(ServiceError, match="already void"):
+    with refused("already void"):
         void_penalty(penalty, judge, "again")
 
 
 def test_penalty_for_someone_not_at_the_table_is_refused(table, judge):
     other = table.round.matches.order_by("table").last().player_a
-    with pytest.raises(ServiceError, match="is not a player of table"):
+    with refused("is not a player of table"):
         issue_penalty(other, "slow_play", judge, match=table)
 
 
 def test_game_number_must_fit_the_format(table, judge):
-    with pytest.raises(ServiceError, match="Game 9 is not a game"):
+    with refused("Game 9 is not a game"):
         issue_penalty(table.player_a, "slow_play", judge, game=9, match=table)
 
 

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from printing import documents, jobs
 from printing.models import PrintJob
-from web.errors import ServiceError
+from tests.conftest import refused
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -67,9 +67,9 @@ def test_a_failure_is_reported_on_the_job(paired, organiser, monkeypatch):
 
 
 def test_unknown_document_and_missing_round_are_refused(paired, organiser):
-    with pytest.raises(ServiceError, match="Unknown document"):
+    with refused("Unknown document"):
         jobs.request_print(paired, "posters", None, organiser)
-    with pytest.raises(ServiceError, match="Round 7 is not paired"):
+    with refused("Round 7 is not paired"):
         jobs.request_print(paired, "match_slips", 7, organiser)
 
 

@@ -58,9 +58,12 @@ def test_reference_anchors_are_unique():
 
 @pytest.mark.django_db
 def test_ruling_page_is_for_judges(client, event, judge, player):
-    assert client.get("/judge/rule/").status_code == 302
+    assert client.get("/judge/rule/")["Location"] == "/accounts/login/?next=/judge/rule/"
     client.force_login(player)
-    assert client.get("/judge/rule/").status_code == 403
+    refused = client.get("/judge/rule/")
+    assert refused.status_code == 403
+    assert "The ruling page is for the judges and organisers" in refused.content.decode()
+    assert 'id="rules-catalogue"' not in refused.content.decode()
     client.force_login(judge)
     page = client.get("/judge/rule/").content.decode()
     assert 'id="rules-catalogue"' in page

@@ -85,6 +85,8 @@ def test_malformed_bodies_get_400_naming_the_problem(client, body, words):
 def test_non_object_payload_is_400(client):
     response = post(client, "iacta", "flush-score", [1, 2, 3])
     assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "(payload)" and "is not of type 'object'" in error["message"]
 
 
 def test_oversized_body_is_refused(client):
@@ -96,14 +98,18 @@ def test_oversized_body_is_refused(client):
 
 
 def test_unknown_game_or_question_is_404(client):
-    assert post(client, "chess", "flush-score", {}).status_code == 404
+    chess = post(client, "chess", "flush-score", {})
+    assert chess.status_code == 404 and "no game 'chess'" in chess.json()["errors"][0]["message"]
     response = post(client, "iacta", "checkmate", {})
     assert response.status_code == 404
     assert "checkmate" in response.json()["errors"][0]["message"]
 
 
 def test_get_on_a_question_is_405_not_500(client):
-    assert client.get("/api/v1/rules/iacta/flush-score/").status_code == 405
+    response = client.get("/api/v1/rules/iacta/flush-score/")
+    assert response.status_code == 405
+    assert "POST" in response["Allow"]
+    assert 'Method "GET" not allowed' in response.json()["errors"][0]["message"]
 
 
 @pytest.mark.django_db

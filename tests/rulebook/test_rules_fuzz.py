@@ -67,9 +67,17 @@ def assert_no_crash(game, slug, payload):
     raw = json.dumps(payload).encode()
     request = REQUESTS.post("/", raw, content_type="application/json")
     status, body = rule_on(request, game, slug)
+    assert_a_ruling_or_a_reason(status, body)
+
+
+def assert_a_ruling_or_a_reason(status, body):
+    """A 200 is a ruling with its explanation; a 400 says what is wrong, and where."""
     assert status in (200, 400), (status, body)
-    if status == 400:
-        assert body["errors"] and all("message" in e for e in body["errors"])
+    if status == 200:
+        assert body["explanation"] and isinstance(body["citations"], list), body
+    else:
+        assert body["errors"], body
+        assert all(e["message"] and "field" in e for e in body["errors"]), body
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: f"{q.game}/{q.slug}")
@@ -100,4 +108,4 @@ def test_http_endpoints_answer_random_bodies_with_200_or_400(client, question, r
     response = client.post(
         f"/api/v1/rules/{question.game}/{question.slug}/", raw, content_type="application/json"
     )
-    assert response.status_code in (200, 400)
+    assert_a_ruling_or_a_reason(response.status_code, response.json())

@@ -20,25 +20,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
 from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from decks.models import Card, DeckCheck, Decklist
-from judging.models import JudgeCall, Penalty
-from printing.models import PrintJob
+from tests.conftest import snapshot
 from tests.security.conftest import World
-from tournaments.models import (
-    Event,
-    EventLog,
-    EventRole,
-    Match,
-    Registration,
-    ResultChange,
-    Round,
-)
 
 ROLES = ("anonymous", "player", "judge", "organiser")
 ADMIN_PREFIX = "admin/"
@@ -333,45 +323,6 @@ CASES = [
 # --- running a case ------------------------------------------------------------------------
 
 
-def snapshot() -> dict:
-    """What a refused or empty request must leave exactly as it was."""
-    counted = [
-        User,
-        Event,
-        EventRole,
-        Registration,
-        Round,
-        Match,
-        ResultChange,
-        EventLog,
-        Penalty,
-        JudgeCall,
-        Decklist,
-        DeckCheck,
-        PrintJob,
-        Card,
-    ]
-    return {
-        "counts": {model.__name__: model.objects.count() for model in counted},
-        "events": list(Event.objects.order_by("pk").values_list("pk", "status", "name")),
-        "registrations": list(
-            Registration.objects.order_by("pk").values_list(
-                "pk", "status", "checked_in", "table_pin", "dropped_after_round"
-            )
-        ),
-        "rounds": list(Round.objects.order_by("pk").values_list("pk", "status")),
-        "matches": list(
-            Match.objects.order_by("pk").values_list("pk", "status", "games", "extension_minutes")
-        ),
-        "penalties": list(Penalty.objects.order_by("pk").values_list("pk", "voided_at")),
-        "calls": list(JudgeCall.objects.order_by("pk").values_list("pk", "resolved_at")),
-        "decklists": list(
-            Decklist.objects.order_by("pk").values_list("pk", "main", "sideboard", "unlocked")
-        ),
-        "users": list(User.objects.order_by("pk").values_list("pk", "password", "is_active")),
-    }
-
-
 def request(client, method: str, url: str, query: dict | None = None):
     """GET with the query; other methods with an empty body (JSON for the API)."""
     if method == "get":
@@ -400,6 +351,27 @@ def matches_outcome(expected: str, response) -> bool:
     return False
 
 
+GENERIC_REASON = "You may not open this page."  # the 403 handler's words when a view gives none
+
+
+def unexplained(response, url: str) -> str | None:
+    """What a refusal fails to tell its user, or None: the log-in redirect brings them
+    back (``next=``), the API names the reason in ``errors``, a page shows it."""
+    location = response.get("Location", "")
+    if response.status_code == 302 and location.startswith(resolve_url("login")):
+        back = parse_qs(urlsplit(location).query).get("next", [])
+        return None if back == [url] else f"log-in redirect {location!r} does not return to {url}"
+    if response.status_code not in (401, 403, 404, 405):
+        return None
+    if url.startswith("/api/"):
+        errors = response.json().get("errors") or []
+        return None if errors and all(e.get("message") for e in errors) else "no errors"
+    reasons = [context["reason"] for context in response.context or [] if "reason" in context]
+    if response.status_code == 403 and not set(reasons) - {GENERIC_REASON, ""}:
+        return f"a 403 page that does not say why: {reasons}"
+    return None
+
+
 def resolve_value(w: World, value: str):
     """A World attribute's primary key ("rival", "other_match"), or the text itself."""
     found = getattr(w, value, None)
@@ -423,6 +395,7 @@ def test_access(client, w, key, index, role):
         f"{case.method.upper()} {url} ({key}) as {role}: expected {expected}, got "
         f"{response.status_code} {response.get('Location', '')}"
     )
+    assert unexplained(response, url) is None, (key, role, unexplained(response, url))
     if case.method != "get" and role not in case.changes:
         assert snapshot() == before, f"{case.method.upper()} {url} as {role} changed the DB"
     if case.method == "get":
@@ -498,6 +471,7 @@ def test_another_events_objects_are_out_of_reach(client, w, key, index):
         f"{case.method.upper()} {url} ({key}) with another event's ids: expected {expected}, "
         f"got {response.status_code} {response.get('Location', '')}"
     )
+    assert unexplained(response, url) is None, (key, unexplained(response, url))
     assert snapshot() == before
 
 
@@ -539,6 +513,7 @@ def test_a_draft_event_is_visible_only_to_its_organisers(client, w, key, role):
     assert matches_outcome(expected, response), (
         f"GET {url} ({key}) as {role}: expected {expected}, got {response.status_code}"
     )
+    assert unexplained(response, url) is None, (key, role, unexplained(response, url))
     if role != "organiser":
         assert w.draft.name not in response.content.decode()
 
@@ -581,5 +556,7 @@ def test_the_admin_is_closed_to_everyone_but_site_staff(client, w, role):
 def test_site_staff_do_get_the_admin(client, w):
     admin = User.objects.create_superuser("root", "root@example.org", "x")
     client.force_login(admin)
-    assert client.get("/admin/").status_code == 200
-    assert client.get(f"/admin/tournaments/event/{w.event.pk}/change/").status_code == 200
+    index = client.get("/admin/")
+    assert index.status_code == 200 and "Site administration" in index.content.decode()
+    change = client.get(f"/admin/tournaments/event/{w.event.pk}/change/")
+    assert change.status_code == 200 and f'value="{w.event.name}"' in change.content.decode()

@@ -6,6 +6,8 @@ import json
 import pytest
 from django.conf import settings as django_settings
 
+from judging.models import Penalty
+from tests.conftest import snapshot
 from tests.tournaments.test_interchange import small_document
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import rounds
@@ -55,6 +57,12 @@ def test_a_body_within_the_limit_is_accepted(client, judge, running, settings):
         f"/api/v1/events/{event.pk}/penalties/", json.dumps(body), "application/json"
     )
     assert response.status_code == 201, response.content
+    issued = Penalty.objects.get(pk=response.json()["id"])
+    assert (issued.match, issued.player_id, issued.infraction) == (
+        table,
+        table.player_a_id,
+        "slow_play",
+    )
 
 
 def test_form_bodies_are_limited_too(client, judge, running, settings):
@@ -66,11 +74,13 @@ def test_form_bodies_are_limited_too(client, judge, running, settings):
         f"/api/v1/events/{event.pk}/penalties/", form, "application/x-www-form-urlencoded"
     )
     assert response.status_code == 413
+    assert "limit is 1000 bytes" in messages(response)[0]
     multipart = client.post(
         f"/api/v1/events/{event.pk}/penalties/",
         {"player": str(table.player_a_id), "infraction": "slow_play", "notes": "x" * 2000},
     )
     assert multipart.status_code == 413
+    assert "limit is 1000 bytes" in messages(multipart)[0]
     assert not event.penalties.exists()
 
 
@@ -89,22 +99,27 @@ def test_form_bodies_are_limited_too(client, judge, running, settings):
 def test_malformed_json_is_a_400_naming_the_problem(client, organiser, running, body, expected):
     _, table = running
     client.force_login(organiser)
+    before = snapshot()
     response = client.post(f"/api/v1/matches/{table.pk}/result/", body, "application/json")
     assert response.status_code == 400, response.content
     assert any(expected in message for message in messages(response)), messages(response)
+    assert snapshot() == before
 
 
 def test_a_body_that_is_not_json_is_a_415(client, organiser, running):
     _, table = running
     client.force_login(organiser)
+    before = snapshot()
     response = client.post(f"/api/v1/matches/{table.pk}/result/", "score=2-1", "text/csv")
     assert response.status_code == 415
     assert "text/csv" in messages(response)[0]
+    assert snapshot() == before
 
 
 def test_text_ids_are_a_400_not_a_500(client, organiser, running):
     event, _ = running
     client.force_login(organiser)
+    before = snapshot()
     for url, body, field in (
         (f"/api/v1/events/{event.pk}/drop/", {"registration": "abc"}, "registration"),
         (f"/api/v1/events/{event.pk}/players/", {"action": "pin", "registration": [1]}, None),
@@ -112,8 +127,10 @@ def test_text_ids_are_a_400_not_a_500(client, organiser, running):
     ):
         response = client.post(url, body, "application/json")
         assert response.status_code == 400, (url, response.content)
+        assert messages(response)[0]
         if field:
             assert response.json()["errors"][0]["field"] == field
+    assert snapshot() == before
 
 
 def test_the_import_endpoint_takes_more_than_the_general_limit(client, organiser, settings):

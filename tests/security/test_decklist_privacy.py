@@ -189,7 +189,9 @@ def test_printed_decklists_hold_every_list_for_the_staff(client, w):
     for main, side in DECK_CARDS.values():
         assert main in text and side in text
     client.force_login(w.rival)
-    assert client.get(f"/events/{_e(w)}/print/jobs/{job.pk}/download/").status_code == 403
+    refused = client.get(f"/events/{_e(w)}/print/jobs/{job.pk}/download/")
+    assert refused.status_code == 403
+    assert not refused.streaming and "organiser or judges" in refused.content.decode()
 
 
 def body_of_bytes(response) -> bytes:

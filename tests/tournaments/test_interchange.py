@@ -111,8 +111,11 @@ def row_counts() -> dict[str, int]:
 
 
 def problems_of(document, actor=None) -> list[str]:
+    """What the importer names wrong with ``document``; a refused import writes nothing."""
+    before = row_counts()
     with pytest.raises(InterchangeError) as caught:
         import_event(document, actor)
+    assert row_counts() == before
     return [str(p) for p in caught.value.problems]
 
 
@@ -896,6 +899,7 @@ def test_import_command_refuses_what_is_not_json(tmp_path, content, expected):
     bad.write_bytes(content)
     with pytest.raises(CommandError, match=expected):
         call_command("import_event", str(bad))
+    assert not Event.objects.exists()
 
 
 def test_import_command_refuses_missing_files_and_unknown_organisers(tmp_path):
@@ -975,11 +979,16 @@ def test_export_api_is_for_the_events_staff(staffed, login, who, status):
 
 
 def test_export_api_refuses_strangers_and_anonymous_but_not_superusers(staffed, client, login):
-    assert client.get(EXPORT_URL, {"event": staffed.pk}).status_code in (401, 403)
-    stranger = make_user("stranger")
-    assert login(stranger).get(EXPORT_URL, {"event": staffed.pk}).status_code == 403
+    anonymous = client.get(EXPORT_URL, {"event": staffed.pk})
+    assert anonymous.status_code in (401, 403)
+    assert _errors(anonymous)[0]["message"] and staffed.name not in anonymous.content.decode()
+    stranger = login(make_user("stranger")).get(EXPORT_URL, {"event": staffed.pk})
+    assert stranger.status_code == 403
+    assert "organisers and judges" in _errors(stranger)[0]["message"]
+    assert staffed.name not in stranger.content.decode()
     admin = make_user("root", is_superuser=True, is_staff=True)
-    assert login(admin).get(EXPORT_URL, {"event": staffed.pk}).status_code == 200
+    exported = login(admin).get(EXPORT_URL, {"event": staffed.pk})
+    assert exported.status_code == 200 and exported.json() == export_event(staffed)
 
 
 @pytest.mark.parametrize(
@@ -1019,6 +1028,7 @@ def test_import_api_creates_the_event_and_makes_the_user_its_organiser(client, l
 def test_import_api_needs_a_signed_in_user(client):
     response = client.post(IMPORT_URL, json.dumps(sample_document()), "application/json")
     assert response.status_code in (401, 403)
+    assert _errors(response)[0]["message"]
     assert not Event.objects.exists()
 
 
@@ -1073,6 +1083,9 @@ def test_import_api_answers_malformed_bodies_with_400(organiser, login, body, ex
 def test_import_api_reads_json_whatever_the_content_type(organiser, login):
     response = login(organiser).post(IMPORT_URL, json.dumps(small_document()), "text/plain")
     assert response.status_code == 201
+    event = Event.objects.get(pk=response.json()["id"])
+    assert export_event(event)["players"] == small_document()["players"]
+    assert has_role(organiser, event, "organiser")
 
 
 def test_import_api_refuses_bodies_over_the_limit(organiser, login, settings):

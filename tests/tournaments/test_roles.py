@@ -1,13 +1,23 @@
 """Roles are per event: the same user can organise one event and play in another."""
 
+import html
+
 import pytest
 
-from tests.conftest import make_user
+from tests.conftest import make_user, snapshot
 from tournaments import services
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import roles_in
 
 pytestmark = pytest.mark.django_db
+
+REFUSED = "Only this event's organisers may open this page."
+
+
+def refused_dashboard(response) -> bool:
+    """The 403 page saying who may open the dashboard, and none of the dashboard."""
+    page = html.unescape(response.content.decode())
+    return response.status_code == 403 and REFUSED in page and 'id="next-step"' not in page
 
 
 def test_roles_are_per_event(event, organiser, player):
@@ -22,11 +32,11 @@ def test_roles_are_per_event(event, organiser, player):
 def test_player_gets_403_on_the_organiser_dashboard(event, player, login):
     response = login(player).get(f"/events/{event.pk}/manage/")
     assert response.status_code == 403
-    assert "organiser" in response.content.decode()
+    assert refused_dashboard(response)
 
 
 def test_judge_gets_403_on_the_organiser_dashboard(event, judge, login):
-    assert login(judge).get(f"/events/{event.pk}/manage/").status_code == 403
+    assert refused_dashboard(login(judge).get(f"/events/{event.pk}/manage/"))
 
 
 def test_anonymous_user_is_sent_to_log_in(event, client):
@@ -43,15 +53,18 @@ def test_organiser_opens_the_dashboard(event, organiser, player, login):
 
 def test_organiser_of_one_event_is_not_organiser_of_another(event, player, login):
     other = services.create_event(player, name="Elsewhere")
-    assert login(event.created_by).get(f"/events/{other.pk}/manage/").status_code == 403
+    assert refused_dashboard(login(event.created_by).get(f"/events/{other.pk}/manage/"))
 
 
 def test_only_organisers_change_staff(event, judge, player, login):
+    before = snapshot()
     response = login(player).post(
         f"/events/{event.pk}/staff/", {"username": player.username, "role": "judge"}
     )
     assert response.status_code == 403
+    assert REFUSED in html.unescape(response.content.decode())
     assert not EventRole.objects.filter(user=player, event=event).exists()
+    assert snapshot() == before
 
 
 def test_organiser_adds_a_judge(event, organiser, login):
@@ -61,16 +74,21 @@ def test_organiser_adds_a_judge(event, organiser, login):
 
 
 def test_adding_an_unknown_user_says_so(event, organiser, login):
+    before = snapshot()
     response = login(organiser).post(
         f"/events/{event.pk}/staff/", {"username": "ghost", "role": "judge"}, follow=True
     )
     assert "No account is called &#x27;ghost&#x27;" in response.content.decode()
+    assert snapshot() == before
 
 
 def test_last_organiser_cannot_be_removed(event, organiser, login):
     grant = EventRole.objects.get(event=event, user=organiser)
-    login(organiser).post(f"/events/{event.pk}/staff/{grant.pk}/remove/")
+    before = snapshot()
+    response = login(organiser).post(f"/events/{event.pk}/staff/{grant.pk}/remove/", follow=True)
+    assert "An event needs at least one organiser." in response.content.decode()
     assert EventRole.objects.filter(pk=grant.pk).exists()
+    assert snapshot() == before
 
 
 def test_judge_console_lists_only_judged_events(event, judge, player, login):
@@ -99,5 +117,9 @@ def test_player_registers_from_the_event_page(event, login):
 def test_closed_registration_is_refused_with_a_message(event, login):
     event.status = Event.Status.RUNNING
     event.save()
-    response = login(make_user("tardy")).post(f"/events/{event.pk}/register/", follow=True)
+    tardy = make_user("tardy")
+    before = snapshot()
+    response = login(tardy).post(f"/events/{event.pk}/register/", follow=True)
     assert "Registration for this event is closed." in response.content.decode()
+    assert roles_in(tardy, event) == set()
+    assert snapshot() == before

@@ -3,33 +3,12 @@ field is named in a 400, and a refused request changes nothing."""
 
 import pytest
 
-from decks.models import Decklist
-from judging.models import JudgeCall, Penalty
+from tests.conftest import snapshot
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments import rounds, services
-from tournaments.models import EventLog, EventRole, Match, Registration, ResultChange, Round
+from tournaments.models import EventRole
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot() -> dict:
-    """Every row an API request could write, as plain values."""
-    return {
-        "registrations": list(
-            Registration.objects.order_by("pk").values_list(
-                "pk", "status", "checked_in", "table_pin", "dropped_after_round", "joined_round"
-            )
-        ),
-        "rounds": list(Round.objects.order_by("pk").values_list("pk", "status")),
-        "matches": list(
-            Match.objects.order_by("pk").values_list("pk", "player_a", "player_b", "status")
-        ),
-        "log": EventLog.objects.count(),
-        "changes": ResultChange.objects.count(),
-        "penalties": Penalty.objects.count(),
-        "calls": JudgeCall.objects.count(),
-        "decklists": Decklist.objects.count(),
-    }
 
 
 def post(client, url, body):

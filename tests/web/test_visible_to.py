@@ -140,8 +140,11 @@ def test_a_legality_check_against_a_draft_is_its_organisers_only(client, world, 
 def test_an_unknown_event_is_a_404_for_everyone(client, world):
     _, _, people = world
     client.force_login(people["organiser"])
-    assert client.get("/api/v1/events/999999/").status_code == 404
-    assert client.get("/events/999999/").status_code == 404
+    api = client.get("/api/v1/events/999999/")
+    assert api.status_code == 404 and api.json()["errors"][0]["message"]
+    page = client.get("/events/999999/")
+    assert page.status_code == 404
+    assert "404.html" in [template.name for template in page.templates]
 
 
 def test_an_anonymous_api_client_is_told_to_log_in_for_a_draft(client, world):
@@ -154,6 +157,8 @@ def test_staff_endpoints_of_a_draft_still_answer_its_judge(client, world):
     """Roles named by an endpoint decide it; draft visibility is for readers."""
     _, draft, people = world
     client.force_login(people["judge"])
+    listed = client.get(f"/api/v1/events/{draft.pk}/players/").json()
+    assert [row["name"] for row in listed] == [people["player"].username]  # its player
     assert client.get(f"/api/v1/events/{draft.pk}/players/").status_code == 200
 
 
