@@ -29,8 +29,13 @@ from web.errors import ServiceError
 PASSWORD = "correct-horse-battery"
 
 # scripts/test's second pass (PostgreSQL, Redis, real workers) sets this: it runs only the
-# tests whose outcome can depend on those services. The rest ran in the first pass.
-SERVICES_PASS = os.environ.get("ARBITER_TEST_PASS") == "services"
+# tests whose outcome can depend on those services; the rest ran in the first pass. It
+# runs in two parts: the database tests side by side ("services-db"), then the production
+# topology alone ("services-topology"), whose processes need the machine to themselves.
+# "services" is both at once. Browser tests run in the first pass only: what they check
+# is the page in Chromium, and the same pages on PostgreSQL are the HTTP tests' work.
+TEST_PASS = os.environ.get("ARBITER_TEST_PASS", "")
+SERVICES_PASS = TEST_PASS.startswith("services")
 UNIT = Path(__file__).resolve().parent / "unit"  # pure tests: no database, cache or broker
 # A test that asks for one of these (directly or through its fixtures) uses the database
 # or Celery, so it runs in both passes.
@@ -63,24 +68,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     keep, left_out = [], []
     for item in items:
-        (keep if not _is_unit(item) and _uses_services(item) else left_out).append(item)
+        (keep if _in_this_pass(item) else left_out).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         config.stash[PURE_LEFT_OUT] = len(left_out)
         items[:] = keep
 
 
+def _in_this_pass(item: pytest.Item) -> bool:
+    """Whether the services pass (or the part of it named by ARBITER_TEST_PASS) runs it."""
+    if _is_unit(item) or item.get_closest_marker("e2e") or not _uses_services(item):
+        return False
+    topology = item.get_closest_marker("integration") is not None
+    if TEST_PASS == "services-db":
+        return not topology
+    if TEST_PASS == "services-topology":
+        return topology
+    return True
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """In the services pass, a selection of pure tests only (``-k swiss``) is no failure:
-    the first pass ran them. Any other empty run still fails (pytest's exit code 5)."""
+    """In the services pass, a selection that another pass or part runs (``-k swiss``, pure
+    tests) is no failure here. A selection of no test at all still fails (exit code 5)."""
     left_out = session.config.stash.get(PURE_LEFT_OUT, 0)
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:  # a pytest-xdist worker: tell the controller
+        worker_output["left_out"] = left_out
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and left_out:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_line(
-                f"services pass: all {left_out} selected tests are pure; the first pass ran them."
+                f"services pass ({TEST_PASS}): all {left_out} selected tests run in another pass"
+                " or part."
             )
         session.exitstatus = pytest.ExitCode.OK
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """Under pytest-xdist the workers collect: sum what they left out on the controller."""
+    left_out = getattr(node, "workeroutput", {}).get("left_out", 0)
+    stash = node.config.stash
+    stash[PURE_LEFT_OUT] = max(stash.get(PURE_LEFT_OUT, 0), left_out)
 
 
 @pytest.fixture(autouse=True)

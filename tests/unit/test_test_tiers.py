@@ -1,37 +1,56 @@
-"""The services pass of scripts/test runs only what uses the database, and an empty run
-still fails unless everything selected was left to the first pass."""
+"""The services pass of scripts/test runs only what uses the database, the database tests
+and the topology in two parts, and an empty run still fails unless everything selected
+was left to another pass or part."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PURE = "tests/unit/rules_engine/test_registry.py"
 USES_THE_DATABASE = "tests/arbiter/test_demo.py"
+BROWSER = "tests/e2e/test_csp.py"
+TOPOLOGY = "tests/integration/test_load.py"
 
 
-def pytest_run(*args: str, services_pass: bool) -> subprocess.CompletedProcess:
+def pytest_run(*args: str, test_pass: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "ARBITER_TEST_PASS"}
-    if services_pass:
-        env["ARBITER_TEST_PASS"] = "services"
+    if test_pass:
+        env["ARBITER_TEST_PASS"] = test_pass
     # Collection only, without the plugins these files do not use: each run is a cold start.
-    quiet = [f"-pno:{name}" for name in ("cacheprovider", "playwright", "anyio", "schemathesis")]
+    quiet = [f"-pno:{name}" for name in ("cacheprovider", "anyio", "schemathesis")]
     command = [sys.executable, "-m", "pytest", "-q", "--collect-only", *quiet, *args]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
 
 
-def test_the_services_pass_keeps_only_the_tests_that_use_the_database():
-    run = pytest_run(PURE, USES_THE_DATABASE, services_pass=True)
+def kept(run: subprocess.CompletedProcess) -> set[str]:
+    return {line.split("::")[0] for line in run.stdout.splitlines() if "::" in line}
+
+
+@pytest.mark.parametrize(
+    ("test_pass", "runs"),
+    [
+        (None, {PURE, USES_THE_DATABASE, BROWSER, TOPOLOGY}),
+        ("services", {USES_THE_DATABASE, TOPOLOGY}),
+        ("services-db", {USES_THE_DATABASE}),
+        ("services-topology", {TOPOLOGY}),
+    ],
+)
+def test_each_pass_keeps_its_own_tests(test_pass, runs):
+    run = pytest_run(PURE, USES_THE_DATABASE, BROWSER, TOPOLOGY, test_pass=test_pass)
     assert run.returncode == 0, run.stdout + run.stderr
-    kept = [line for line in run.stdout.splitlines() if "::" in line]
-    assert kept and all(line.startswith(USES_THE_DATABASE) for line in kept)
-    assert "deselected" in run.stdout
+    assert kept(run) == runs
+    assert ("deselected" in run.stdout) == (test_pass is not None)
 
 
-def test_only_pure_tests_selected_pass_but_nothing_selected_still_fails():
-    pure_only = pytest_run(PURE, services_pass=True)
+def test_a_selection_left_to_another_part_passes_but_nothing_selected_still_fails():
+    pure_only = pytest_run(PURE, test_pass="services")
     assert pure_only.returncode == 0, pure_only.stdout + pure_only.stderr
-    assert "selected tests are pure; the first pass ran them" in pure_only.stdout
-    nothing = pytest_run(PURE, "-k", "no_such_test", services_pass=True)
+    assert "selected tests run in another pass or part" in pure_only.stdout
+    topology_only = pytest_run(TOPOLOGY, test_pass="services-db")
+    assert topology_only.returncode == 0, topology_only.stdout + topology_only.stderr
+    nothing = pytest_run(PURE, "-k", "no_such_test", test_pass="services")
     assert nothing.returncode == 5, nothing.stdout + nothing.stderr
