@@ -45,7 +45,7 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     try:
         payload = jsonbody.read_json_body(request, limit=MAX_BODY_BYTES, expected="the payload")
     except BodyError as exc:
-        return 400, {"errors": [{"field": "(body)", "message": str(exc)}]}
+        return 400, {"errors": [{"field": exc.field or "(body)", "message": str(exc)}]}
     try:
         payload = whole_numbers_as_ints(payload)
     except RecursionError:

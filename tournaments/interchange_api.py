@@ -124,7 +124,7 @@ class EventImportView(APIView):
         try:
             document = read_json_body(request)
         except BodyError as exc:
-            return _errors(exc.status, [{"field": "(body)", "message": str(exc)}])
+            return _errors(exc.status, [{"field": exc.field or "(body)", "message": str(exc)}])
         problem = unusable_value(document)
         if problem:
             return _errors(400, [{"field": "(body)", "message": problem}])

@@ -8,6 +8,7 @@ oversized body before reading it and name the problem in every other case.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.http import HttpRequest, UnreadablePostError
@@ -16,13 +17,38 @@ from django.http import HttpRequest, UnreadablePostError
 class BodyError(Exception):
     """A body that cannot be used; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, field: str | None = None):
         super().__init__(message)
         self.status = status
+        self.field = field
 
 
 def _reject_constant(name: str) -> Any:
     raise BodyError(f"{name} is not valid JSON: numbers must be finite.")
+
+
+# JSON may escape half of a UTF-16 pair ("\ud800") alone; Python keeps it, and it then
+# fails wherever the text is encoded (the database, the response): refuse it on arrival.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_at(value: Any) -> str | None:
+    """The path of the first text (or key) holding a lone surrogate, or None."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                return path or "(body)"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                where = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and _LONE_SURROGATE.search(key):
+                    return path or "(body)"
+                stack.append((where, child))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", child) for i, child in enumerate(item))
+    return None
 
 
 def _too_big(limit: int, size: int | None, status: int) -> BodyError:
@@ -41,7 +67,7 @@ def parse_json(raw: bytes, *, limit: int, expected: str, too_big_status: int = 4
     except UnicodeDecodeError as exc:
         raise BodyError(f"The body is not UTF-8 text (byte {exc.start}).") from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise BodyError(
             f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
@@ -50,6 +76,14 @@ def parse_json(raw: bytes, *, limit: int, expected: str, too_big_status: int = 4
         raise BodyError("The body is nested too deeply.") from None
     except ValueError as exc:  # e.g. an integer with more digits than Python will parse
         raise BodyError(f"The body is not a usable JSON value: {exc}") from None
+    where = lone_surrogate_at(value)
+    if where is not None:
+        raise BodyError(
+            f"{where} holds a lone UTF-16 surrogate (an escape like \\ud800 without its"
+            " pair): it is not text.",
+            field=where,
+        )
+    return value
 
 
 def read_json_body(

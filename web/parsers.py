@@ -96,7 +96,7 @@ class LimitedJSONParser(JSONParser):
             limit = body_limit(parser_context)
             data = jsonbody.parse_json(raw, limit=limit, expected="the fields as a JSON object")
         except jsonbody.BodyError as exc:
-            raise ParseError(str(exc)) from None
+            raise ParseError({exc.field: [str(exc)]} if exc.field else str(exc)) from None
         if not isinstance(data, dict):
             raise ParseError(f"Send the fields as a JSON object, not {_json_kind(data)}.")
         problem = unusable_value(data)
