@@ -37,7 +37,7 @@ from web import jsonbody
 from web.inputs import Reader
 from web.jsonbody import BodyError
 from web.openapi import ANY_OBJECT, INT, STR, json_body, obj, ref, responses
-from web.parsers import unusable_value
+from web.parsers import UnreadBody, unusable_value
 
 
 def _errors(status: int, errors: list[dict[str, Any]]) -> Response:
@@ -104,7 +104,7 @@ class EventImportView(APIView):
     """
 
     permission_classes = [IsAuthenticated]
-    parser_classes: list = []
+    parser_classes = [UnreadBody]  # the view reads the document itself, with its own limit
 
     @extend_schema(
         operation_id="event_import",
