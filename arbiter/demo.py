@@ -13,7 +13,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from arbiter import worlds
-from arbiter.worlds import demo_decklist  # noqa: F401 (its first home: still importable here)
 from tournaments.models import Event, EventRole
 
 DEMO_PASSWORD = "arbiter-demo"

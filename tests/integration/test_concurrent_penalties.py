@@ -12,8 +12,7 @@ from django.db import connection, connections
 
 from judging.models import Penalty
 from judging.penalties import issue_penalty
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event
+from tests.conftest import make_event, make_user
 from tournaments import rounds
 from tournaments.models import EventLog, Match, ResultChange
 

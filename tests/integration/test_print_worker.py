@@ -14,8 +14,7 @@ from django.db import connection
 from arbiter.celery import app
 from printing import jobs
 from printing.models import PrintJob
-from tests.conftest import make_user
-from tests.tournaments.test_round_lifecycle import make_event
+from tests.conftest import make_event, make_user
 from tournaments import rounds
 
 ROOT = Path(__file__).resolve().parents[2]

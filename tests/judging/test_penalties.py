@@ -4,8 +4,7 @@ import pytest
 
 from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
-from tests.conftest import refused
-from tests.tournaments.test_round_lifecycle import make_event, play_out
+from tests.conftest import make_event, play_out, refused
 from tournaments import results, rounds
 from tournaments.history import standings_rows
 from tournaments.match_games import Score

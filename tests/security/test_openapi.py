@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.tokens import issue_token
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist
 from arbiter.wsgi import application
 from decks import services as deck_services
 from decks.cardpool import load_demo_pools

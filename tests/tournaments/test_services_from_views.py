@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts import services as accounts
-from arbiter.demo import demo_decklist
+from arbiter.worlds import demo_decklist
 from decks import services as decks
 from decks.cardpool import load_demo_pools
 from tests.conftest import make_user

@@ -3,8 +3,7 @@ field is named in a 400, and a refused request changes nothing."""
 
 import pytest
 
-from tests.conftest import snapshot
-from tests.tournaments.test_round_lifecycle import make_event
+from tests.conftest import make_event, snapshot
 from tournaments import rounds, services
 from tournaments.models import EventRole
 
