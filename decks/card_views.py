@@ -9,6 +9,7 @@ group, and superusers) may upload one. Organising an event gives no such right.
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
@@ -105,5 +106,7 @@ def card_upload(request: HttpRequest) -> HttpResponse:
         "form": form,
         "result": result,
         "game": form.cleaned_data["game"] if result else "",
+        "max_rows": f"{settings.CARD_IMPORT_MAX_ROWS:,}",
+        "time_budget": settings.CARD_IMPORT_TIME_BUDGET,
     }
     return render(request, "decks/card_upload.html", context)

@@ -122,6 +122,7 @@ def test_editors_and_superusers_upload_and_see_the_link(who, client, login):
     assert "/cards/upload/" in client.get("/cards/").content.decode()
     page = client.get("/cards/upload/")
     assert page.status_code == 200 and 'name="file"' in page.content.decode()
+    assert "at most 20,000 cards" in page.content.decode()
     response = _upload(client, REWRITE_CSV)
     assert "2 cards: 2 created" in response.content.decode()
     assert Card.objects.get(key="ember tithe").max_copies == 99
