@@ -187,6 +187,13 @@ REST_FRAMEWORK = {
 # Request bodies of the API: 1 MiB, and 32 MiB for a whole event's import document.
 API_MAX_BODY_BYTES = e.env_int(ENV, "API_MAX_BODY_BYTES", 1024 * 1024)
 API_IMPORT_MAX_BODY_BYTES = e.env_int(ENV, "API_IMPORT_MAX_BODY_BYTES", 32 * 1024 * 1024)
+# One card pool import (upload page or import_cards): at most this many cards, read and
+# checked within this many seconds, or nothing is written. The demo pools hold 77 and 41
+# cards; 20,000 leaves room for a real game's whole pool. Reading and checking that many
+# took 1.5 s on a busy 2-core machine (the budget leaves room for a slower one); writing
+# them is bounded by the row limit, not the budget.
+CARD_IMPORT_MAX_ROWS = e.env_int(ENV, "CARD_IMPORT_MAX_ROWS", 20_000)
+CARD_IMPORT_TIME_BUDGET = e.env_int(ENV, "CARD_IMPORT_TIME_BUDGET", 10)
 
 # The OpenAPI schema (/api/schema/) and its docs page (/api/docs/), Swagger UI served
 # from drf-spectacular-sidecar's files (nothing from a CDN; the page works offline).

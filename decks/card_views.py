@@ -1,40 +1,29 @@
-"""Card pool pages: a public browser, and an upload page for organisers.
+"""Card pool pages: a public browser, and an upload page for card pool editors.
 
 Anyone may look cards up (players check names and texts before registering a
-deck); loading a pool changes what every decklist is checked against, so only
-site staff and people who organise an event may upload one.
+deck); loading a pool changes what every decklist of every event is checked
+against, so only holders of ``decks.edit_card_pool`` (the Card pool editors
+group, and superusers) may upload one. Organising an event gives no such right.
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from decks.cardpool import COLUMNS, import_file
+from decks.cardpool import COLUMNS, REFUSAL, import_file, may_edit_card_pool
 from decks.models import Card, name_key
-from tournaments.models import EventRole, Game
+from tournaments.models import Game
 
 CARDS_PER_PAGE = 50
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 POOL_GAMES = [(value, label) for value, label in Game.choices if value in COLUMNS]
-
-
-def can_upload_cards(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """Site staff, and anyone who organises at least one event."""
-    if not user.is_authenticated:
-        return False
-    return (
-        user.is_staff
-        or user.is_superuser
-        or EventRole.objects.filter(user=user, role=EventRole.Role.ORGANISER).exists()
-    )
 
 
 class CardUploadForm(forms.Form):
@@ -82,7 +71,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
         "game": game,
         "games": POOL_GAMES,
         "any_cards": bool(page.object_list) or Card.objects.exists(),
-        "can_upload": can_upload_cards(request.user),
+        "can_upload": may_edit_card_pool(request.user),
     }
     return render(request, "decks/card_list.html", context)
 
@@ -90,15 +79,15 @@ def card_list(request: HttpRequest) -> HttpResponse:
 def card_detail(request: HttpRequest, card_id: int) -> HttpResponse:
     """One card with its current text and every earlier text it replaced (101.4)."""
     card = get_object_or_404(Card, pk=card_id)
-    context = {"card": card, "revisions": card.revisions.all()}
+    context = {"card": card, "revisions": card.revisions.select_related("created_by")}
     return render(request, "decks/card_detail.html", context)
 
 
 @login_required
 def card_upload(request: HttpRequest) -> HttpResponse:
     """Upload a card file; show what was imported, or every problem with its line."""
-    if not can_upload_cards(request.user):
-        raise PermissionDenied("Only site staff and event organisers may upload card pools.")
+    if not may_edit_card_pool(request.user):
+        raise PermissionDenied(REFUSAL)
     posted = request.method == "POST"
     form = CardUploadForm(request.POST, request.FILES) if posted else CardUploadForm()
     result = None
@@ -111,10 +100,13 @@ def card_upload(request: HttpRequest) -> HttpResponse:
             upload.name,
             source=source,
             skip_errors=form.cleaned_data["skip_errors"],
+            author=request.user,
         )
     context = {
         "form": form,
         "result": result,
         "game": form.cleaned_data["game"] if result else "",
+        "max_rows": f"{settings.CARD_IMPORT_MAX_ROWS:,}",
+        "time_budget": settings.CARD_IMPORT_TIME_BUDGET,
     }
     return render(request, "decks/card_upload.html", context)

@@ -4,7 +4,15 @@ Reading and importing are separate so that a file is checked completely first:
 an organiser sees every bad row at once, and by default a file with any problem
 imports nothing (``import_file(..., skip_errors=True)`` imports the good rows).
 Importing is idempotent by (game, name key); a card whose text or cost changes
-keeps the old one as a ``CardRevision`` (101.4: the latest text is the card's).
+keeps the old one as a ``CardRevision`` (101.4: the latest text is the card's), with
+the user whose import replaced it.
+
+The pool is shared by every event of its game, so changing it needs the
+``decks.edit_card_pool`` permission (``may_edit_card_pool``); organising an event
+gives none. A file is bounded twice while it is read: at most
+``CARD_IMPORT_MAX_ROWS`` cards (reading stops at the first card past it) and
+``CARD_IMPORT_TIME_BUDGET`` seconds of reading and checking; past either, nothing
+is written and the one problem names the limit.
 """
 
 from __future__ import annotations
@@ -13,11 +21,15 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -64,6 +76,73 @@ STAT_LIMIT = 999_999
 _SYNDICATE = re.compile(r"^[A-Z0-9]{1,12}$")
 _WHOLE = re.compile(r"^[0-9]+$")
 _FIELD_LENGTH = {"name": 200, "cost": 100, "subtypes": 200}
+
+EDIT_PERMISSION = "decks.edit_card_pool"
+EDITORS_GROUP = "Card pool editors"  # made by migration 0003, holding EDIT_PERMISSION
+REFUSAL = (
+    "The card pool is shared by every event of its game, so changing it needs the card pool "
+    "editor permission. Organising an event does not give it: site staff can add you to the "
+    f"{EDITORS_GROUP} group."
+)
+_clock = time.monotonic  # read through the module, so a test can make time pass
+
+
+def may_edit_card_pool(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Only an explicit grant: the permission, usually through the Card pool editors group.
+
+    Django's ``has_perm`` answers True for an active superuser and False for anyone
+    inactive; ``is_staff`` alone (the admin's door) and event roles give nothing.
+    """
+    return user.is_authenticated and user.has_perm(EDIT_PERMISSION)
+
+
+class LimitReached(Exception):
+    """A file past the row limit or the time budget: reading stops, nothing is imported."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem["message"])
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one import may read, and until when (a ``_clock`` reading)."""
+
+    max_rows: int
+    budget: float
+    deadline: float
+
+    @classmethod
+    def from_settings(cls, max_rows: int | None = None, budget: float | None = None) -> Limits:
+        rows = settings.CARD_IMPORT_MAX_ROWS if max_rows is None else max_rows
+        seconds = settings.CARD_IMPORT_TIME_BUDGET if budget is None else budget
+        return cls(max_rows=rows, budget=seconds, deadline=_clock() + seconds)
+
+    def check_time(self) -> None:
+        """Raise ``LimitReached`` once the budget is spent."""
+        if _clock() > self.deadline:
+            raise LimitReached(self._too_slow())
+
+    def check_rows(self, count: int) -> None:
+        """Raise ``LimitReached`` when ``count`` cards are more than one import holds."""
+        if count > self.max_rows:
+            raise LimitReached(self._too_many())
+
+    def _too_many(self) -> Problem:
+        message = (
+            f"The file has more than {self.max_rows:,} cards: one import holds at most "
+            f"{self.max_rows:,} (the site's CARD_IMPORT_MAX_ROWS). Split it into smaller files."
+        )
+        return _problem(None, "", "", message)
+
+    def _too_slow(self) -> Problem:
+        unit = "second" if self.budget == 1 else "seconds"
+        message = (
+            f"Reading and checking the file took longer than {self.budget:g} {unit}, the "
+            "limit for one import (the site's CARD_IMPORT_TIME_BUDGET). Split it into "
+            "smaller files."
+        )
+        return _problem(None, "", "", message)
 
 
 @dataclass
@@ -126,12 +205,16 @@ def _column(header: str) -> str:
 # --- reading ----------------------------------------------------------------------
 
 
-def read_rows(game: str, data: bytes | str, filename: str = "") -> tuple[list[Row], list[Problem]]:
+def read_rows(
+    game: str, data: bytes | str, filename: str = "", *, limits: Limits | None = None
+) -> tuple[list[Row], list[Problem]]:
     """Every good row as model field values, and every problem found, so one pass fixes the file.
 
     CSV problems name spreadsheet rows (the header is line 1, a quoted multi-line text
-    is one row); JSON problems name the item, counted from 1 ("item 3").
+    is one row); JSON problems name the item, counted from 1 ("item 3"). A file past
+    the row limit or the time budget gives no rows and that one problem.
     """
+    limits = limits or Limits.from_settings()
     if game == Game.SUPERJACK:
         return [], [_problem(None, "", "game", SUPERJACK_MESSAGE)]
     if game not in COLUMNS:
@@ -142,11 +225,14 @@ def read_rows(game: str, data: bytes | str, filename: str = "") -> tuple[list[Ro
         return [], [problem]
     if not text.strip():
         return [], [_problem(None, "", "", "The file is empty.")]
-    if _is_json(text, filename):
-        records, problems, unit = _json_records(text)
-    else:
-        records, problems, unit = _csv_records(text, game)
-    rows, row_problems = _check_records(game, records, unit)
+    try:
+        if _is_json(text, filename):
+            records, problems, unit = _json_records(text, limits)
+        else:
+            records, problems, unit = _csv_records(text, game, limits)
+        rows, row_problems = _check_records(game, records, unit, limits)
+    except LimitReached as reached:
+        return [], [reached.problem]
     return rows, sorted([*problems, *row_problems], key=lambda p: p["line"] or 0)
 
 
@@ -173,7 +259,11 @@ def _is_json(text: str, filename: str) -> bool:
 Record = tuple[int, dict[str, Any]]  # (line or item number, column -> raw value)
 
 
-def _json_records(text: str) -> tuple[list[Record], list[Problem], str]:
+def _json_records(text: str, limits: Limits) -> tuple[list[Record], list[Problem], str]:
+    """Items as records; a list past the row limit is refused before any item is looked at.
+
+    The standard library parses JSON whole: the upload's size limit bounds that part.
+    """
     try:
         items = json.loads(text)
     except json.JSONDecodeError as error:
@@ -182,6 +272,7 @@ def _json_records(text: str) -> tuple[list[Record], list[Problem], str]:
     if not isinstance(items, list):
         message = 'A JSON card file is a list of objects: [{"name": …}, …].'
         return [], [_problem(None, "", "", message)], "item"
+    limits.check_rows(len(items))
     records, problems = [], []
     for number, item in enumerate(items, start=1):
         if isinstance(item, dict):
@@ -193,61 +284,80 @@ def _json_records(text: str) -> tuple[list[Record], list[Problem], str]:
     return records, problems, "item"
 
 
-def _csv_records(text: str, game: str) -> tuple[list[Record], list[Problem], str]:
-    """Rows under the header; a missing required column is one problem on the header line."""
-    table, problem = _csv_table(text)
-    if problem:
-        return [], [problem], "line"
-    header_at = next((i for i, (_, cells) in enumerate(table) if any(cells)), None)
-    if header_at is None:
-        return [], [_problem(None, "", "", "The file is empty.")], "line"
-    header_line, header = table[header_at]
+def _csv_records(text: str, game: str, limits: Limits) -> tuple[list[Record], list[Problem], str]:
+    """Rows under the header; a missing required column is one problem on the header line.
+
+    Records are read one at a time, so a file past the row limit stops at the first
+    card over it instead of being held whole as rows.
+    """
+    reader = _csv_reader(text)
+    line = 0
+    try:
+        for number, cells in reader:
+            line = number  # for a CSV error's message, as in the loop below
+            if any(cells):
+                header = cells
+                break
+        else:
+            return [], [_problem(None, "", "", "The file is empty.")], "line"
+        problems = _header_problems(line, header, game)
+        if problems:
+            return [], problems, "line"
+        columns = [_column(cell) for cell in header]
+        records: list[Record] = []
+        for line, cells in reader:
+            limits.check_time()
+            if not any(cell.strip() for cell in cells):
+                continue
+            limits.check_rows(len(records) + 1)
+            records.append((line, dict(zip(columns, cells, strict=False))))
+    except csv.Error as error:
+        message = f"The CSV cannot be read: {error}."
+        return [], [_problem(line + 1, "line", "", message)], "line"
+    return records, [], "line"
+
+
+def _header_problems(line: int, header: list[str], game: str) -> list[Problem]:
+    """Semicolons for commas, a required column missing, a column twice: on the header line."""
     if len(header) == 1 and ";" in header[0]:
         message = "Columns must be separated by commas, not semicolons."
-        return [], [_problem(header_line, "line", "", message)], "line"
+        return [_problem(line, "line", "", message)]
     columns = [_column(cell) for cell in header]
     problems = [
-        _problem(header_line, "line", name, f"The required column {_quote(name)} is missing.")
+        _problem(line, "line", name, f"The required column {_quote(name)} is missing.")
         for name in REQUIRED[game]
         if name not in columns
     ]
     problems += [
-        _problem(header_line, "line", name, "The column appears more than once.")
+        _problem(line, "line", name, "The column appears more than once.")
         for name in COLUMNS[game]
         if columns.count(name) > 1
     ]
-    if problems:
-        return [], problems, "line"
-    records = [
-        (line, dict(zip(columns, cells, strict=False)))
-        for line, cells in table[header_at + 1 :]
-        if any(cell.strip() for cell in cells)
-    ]
-    return records, [], "line"
+    return problems
 
 
-def _csv_table(text: str) -> tuple[list[tuple[int, list[str]]], Problem | None]:
+def _csv_reader(text: str) -> Iterator[tuple[int, list[str]]]:
     """Records numbered as a spreadsheet shows them: one per record, blank lines included."""
-    first_line = text.split("\n", 1)[0]
+    first_line = text[: text.find("\n")] if "\n" in text else text
     delimiter = "\t" if "\t" in first_line and "," not in first_line else ","
-    table: list[tuple[int, list[str]]] = []
-    try:
-        for cells in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
-            table.append((len(table) + 1, cells))
-    except csv.Error as error:
-        message = f"The CSV cannot be read: {error}."
-        return table, _problem(len(table) + 1, "line", "", message)
-    return table, None
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    yield from enumerate(rows, start=1)
 
 
-def _check_records(game: str, records: list[Record], unit: str) -> tuple[list[Row], list[Problem]]:
-    """Check each record, then the file as a whole: names unique, each syndicate one tier."""
+def _check_records(
+    game: str, records: list[Record], unit: str, limits: Limits
+) -> tuple[list[Row], list[Problem]]:
+    """Check each record, then the file as a whole: names unique, each syndicate one tier.
+
+    Past the time budget it raises ``LimitReached``.
+    """
     check = _check_iacta if game == Game.IACTA else _check_dataclysm
     rows: list[Row] = []
     problems: list[Problem] = []
     first_seen: dict[str, int] = {}
     tiers: dict[str, tuple[str, int]] = {}
     for number, raw in records:
+        limits.check_time()
         cells, type_errors = _cells(raw, COLUMNS[game])
         row, checked = check(cells)
         row_errors = [*type_errors.items(), *(e for e in checked if e[0] not in type_errors)]
@@ -413,8 +523,18 @@ def _check_dataclysm(cells: dict[str, str]) -> tuple[Row, list[tuple[str, str]]]
 
 
 @transaction.atomic
-def import_cards(game: str, rows: list[Row], *, source: str, demo: bool = False) -> ImportReport:
-    """Create or update each card by (game, name key) in a few bulk queries.
+def import_cards(
+    game: str,
+    rows: list[Row],
+    *,
+    source: str,
+    demo: bool = False,
+    author: AbstractBaseUser | None = None,
+) -> ImportReport:
+    """Create or update each card by (game, name key) in a few bulk queries, all or nothing.
+
+    Each revision records ``author``, the user whose import replaced the text (None
+    for the command run without ``--user``, and for rows from before authors were kept).
 
     A changed text or cost keeps the old one as a revision (101.4), unless the card
     had neither (an empty revision tells nobody anything). Columns absent
@@ -450,7 +570,12 @@ def import_cards(game: str, rows: list[Row], *, source: str, demo: bool = False)
         if ({"text", "cost"} & changes.keys()) and (card.text or card.cost):
             revisions.append(
                 CardRevision(
-                    card=card, text=card.text, cost=card.cost, replaced_at=now, source=source[:200]
+                    card=card,
+                    text=card.text,
+                    cost=card.cost,
+                    replaced_at=now,
+                    source=source[:200],
+                    created_by=author,
                 )
             )
             report.revised += 1
@@ -476,12 +601,17 @@ def import_file(
     source: str = "",
     skip_errors: bool = False,
     demo: bool = False,
+    author: AbstractBaseUser | None = None,
 ) -> ImportResult:
-    """Read, then import: a file with problems imports nothing unless ``skip_errors``."""
+    """Read, then import: a file with problems imports nothing unless ``skip_errors``.
+
+    Who may call it is the caller's check (``may_edit_card_pool`` for the page); a file
+    past the row limit or time budget has no good rows, so it imports nothing either way.
+    """
     rows, problems = read_rows(game, data, filename)
     if problems and (not skip_errors or not rows):
         return ImportResult(None, problems, len(rows))
-    report = import_cards(game, rows, source=source or filename, demo=demo)
+    report = import_cards(game, rows, source=source or filename, demo=demo, author=author)
     return ImportResult(report, problems, len(rows))
 
 

@@ -62,6 +62,8 @@ class Card(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "key"], name="one_card_name")]
         ordering = ["game", "name"]
+        # The pool is every event's: only this grant changes it (decks.cardpool.EDITORS_GROUP).
+        permissions = [("edit_card_pool", "Can change the card pool every event shares")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_game_display()})"
@@ -79,6 +81,15 @@ class CardRevision(models.Model):
     cost = models.CharField(max_length=100, blank=True)
     replaced_at = models.DateTimeField(default=timezone.now)
     source = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Whose import replaced this text; empty for older rows and the command "
+        "run without --user.",
+    )
 
     class Meta:
         ordering = ["-replaced_at", "-pk"]

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from arbiter import worlds
-from decks.models import Card, DeckCheck, Decklist
+from decks.models import Card, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
 from tournaments import results, services
@@ -219,6 +219,8 @@ def snapshot() -> dict:
         "penalties": rows(Penalty, "voided_at", "consequences"),
         "calls": rows(JudgeCall, "judge", "resolved_at", "resolution", "extension_minutes"),
         "decklists": rows(Decklist, "status", "main", "sideboard", "unlocked", "legal"),
+        "cards": rows(Card, "game", "name", "text", "cost", "max_copies", "demo"),
+        "card_revisions": rows(CardRevision, "card", "text", "created_by"),
         "users": rows(User, "password", "is_active"),
     }
 

@@ -129,6 +129,7 @@ ALL_405 = E("405", "405", "405", "405")
 LOGGED_IN = E("login", "200", "200", "200")
 STAFF_PAGE = E("login", "403", "200", "200")
 ORGANISER_PAGE = E("login", "403", "403", "200")
+NO_ROLE_PAGE = E("login", "403", "403", "403")  # a site-wide grant that no event role gives
 ORGANISER_FORM = E("login", "403", "403", "302")
 STAFF_FORM = E("login", "403", "302", "302")
 API_STAFF_READ = E("401/403", "403", "200", "200")
@@ -276,7 +277,9 @@ TABLE: dict[str, list[Case]] = {
     "judging:api_call_resolve": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
     # --- cards and decklists
     "decks:cards": [get(ALL_200)],
-    "decks:card_upload": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
+    # The pool is every event's: decks.edit_card_pool only, which no event role gives
+    # (tests/decks/test_card_pool_owners.py: the editors group and superusers get in).
+    "decks:card_upload": [get(NO_ROLE_PAGE), post(NO_ROLE_PAGE)],
     "decks:card": [get(ALL_200)],
     "decks:card_search": [get(ALL_200, query={"game": "iacta", "q": "qu"})],
     "decks:my_deck": [

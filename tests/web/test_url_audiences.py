@@ -27,7 +27,6 @@ ADMIN_PREFIX = "admin/"
 LOGIN_ONLY = {
     "tournaments.views.event_create": "its creator becomes the event's first organiser",
     "tournaments.views.judge_console": "lists only the events the user judges",
-    "decks.card_views.card_upload": "can_upload_cards: site staff or an organiser of any event",
     "rulebook.views.ruling_page": "_check_judge: an organiser or judge of any event",
     "rulebook.views.ruling_result": "_check_judge: an organiser or judge of any event",
 }
