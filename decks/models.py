@@ -171,10 +171,13 @@ class CardRevision(models.Model):
         return f"{self.card.name} before {self.replaced_at:%Y-%m-%d}"
 
     def changed_list(self) -> list[str]:
-        """``Copies allowed: 4 → 99`` per changed field (text and cost are shown whole beside)."""
+        """``Copies allowed: 4 → 99`` per changed field; a text is too long for a line, so
+        it is named only (the earlier text is shown whole beside it)."""
         shown = []
         for name, label in REVISED_FIELDS.items():
-            if name in self.changes and name not in {"text", "cost"}:
+            if name == "text" and name in self.changes:
+                shown.append("Text (the earlier one is beside)")
+            elif name in self.changes:
                 before, after = self.changes[name]
                 shown.append(f"{label}: {_shown(before)} → {_shown(after)}")
         return shown
