@@ -18,10 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from decks.cardpool import COLUMNS, REFUSAL, import_file, may_edit_card_pool
-from decks.models import Card, name_key
+from decks.models import Card, CardPoolImport, name_key
 from tournaments.models import Game
 
 CARDS_PER_PAGE = 50
+RECENT_IMPORTS = 10
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 POOL_GAMES = [(value, label) for value, label in Game.choices if value in COLUMNS]
 
@@ -64,6 +65,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
     if query:
         cards = cards.filter(key__contains=name_key(query))
     page = Paginator(cards, CARDS_PER_PAGE).get_page(request.GET.get("page"))
+    can_upload = may_edit_card_pool(request.user)
     context = {
         "page": page,
         "cards": page.object_list,
@@ -71,15 +73,31 @@ def card_list(request: HttpRequest) -> HttpResponse:
         "game": game,
         "games": POOL_GAMES,
         "any_cards": bool(page.object_list) or Card.objects.exists(),
-        "can_upload": may_edit_card_pool(request.user),
+        "can_upload": can_upload,
+        "imports": _recent_imports(game) if can_upload else [],
     }
     return render(request, "decks/card_list.html", context)
 
 
+def _recent_imports(game: str) -> list[CardPoolImport]:
+    """The latest imports that changed the pool (of ``game``, or all): who, when, what.
+
+    Shown to card pool editors, who answer for the pool and need to see who changed it.
+    """
+    imports = CardPoolImport.objects.select_related("created_by")
+    if game:
+        imports = imports.filter(game=game)
+    return list(imports[:RECENT_IMPORTS])
+
+
 def card_detail(request: HttpRequest, card_id: int) -> HttpResponse:
-    """One card with its current text and every earlier text it replaced (101.4)."""
+    """One card with its current text and every change an import made to it, and by whom.
+
+    Earlier texts stay readable (101.4); other changed fields show before and after.
+    """
     card = get_object_or_404(Card, pk=card_id)
-    context = {"card": card, "revisions": card.revisions.select_related("created_by")}
+    revisions = card.revisions.select_related("created_by", "pool_import")
+    context = {"card": card, "revisions": revisions}
     return render(request, "decks/card_detail.html", context)
 
 

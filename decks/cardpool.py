@@ -3,9 +3,10 @@
 Reading and importing are separate so that a file is checked completely first:
 an organiser sees every bad row at once, and by default a file with any problem
 imports nothing (``import_file(..., skip_errors=True)`` imports the good rows).
-Importing is idempotent by (game, name key); a card whose text or cost changes
-keeps the old one as a ``CardRevision`` (101.4: the latest text is the card's), with
-the user whose import replaced it.
+Importing is idempotent by (game, name key). An import that changes the pool
+is recorded as a ``CardPoolImport`` (who, when, which file, counts), and each card
+it changes keeps a ``CardRevision`` of that import: every changed field before
+and after, and the old text and cost whole (101.4: the latest text is the card's).
 
 The pool is shared by every event of its game, so changing it needs the
 ``decks.edit_card_pool`` permission (``may_edit_card_pool``); organising an event
@@ -33,7 +34,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from decks.models import Card, CardRevision, name_key
+from decks.models import REVISED_FIELDS, Card, CardPoolImport, CardRevision, name_key
 from rules_engine.errors import PayloadError
 from rules_engine.iacta.costs import SYMBOL_HELP, parse_cost
 from tournaments.models import Game
@@ -147,12 +148,15 @@ class Limits:
 
 @dataclass
 class ImportReport:
-    """Counts of one import; ``revised`` cards are also counted in ``updated``."""
+    """Counts of one import; ``revised`` cards (a new text or cost) are also in ``updated``.
+
+    ``record`` is the import's history row, None when the pool did not change."""
 
     created: int = 0
     updated: int = 0
     unchanged: int = 0
     revised: int = 0
+    record: CardPoolImport | None = field(default=None, compare=False)
 
     @property
     def total(self) -> int:
@@ -530,14 +534,16 @@ def import_cards(
     source: str,
     demo: bool = False,
     author: AbstractBaseUser | None = None,
+    filename: str = "",
+    skipped: int = 0,
 ) -> ImportReport:
     """Create or update each card by (game, name key) in a few bulk queries, all or nothing.
 
-    Each revision records ``author``, the user whose import replaced the text (None
-    for the command run without ``--user``, and for rows from before authors were kept).
-
-    A changed text or cost keeps the old one as a revision (101.4), unless the card
-    had neither (an empty revision tells nobody anything). Columns absent
+    An import that changes the pool is recorded as a ``CardPoolImport`` naming
+    ``author`` (None for the command run without ``--user``), with its counts; each
+    changed card gets a ``CardRevision`` of that import holding every field it
+    changed, before and after, so no change of the shared pool is without an author.
+    The revision also keeps the old text and cost whole (101.4). Columns absent
     from the file are absent from the rows and leave stored values alone. A demo
     import never overwrites a real card; a real import makes a demo card real.
     """
@@ -567,30 +573,54 @@ def import_cards(
         if not changes:
             report.unchanged += 1
             continue
-        if ({"text", "cost"} & changes.keys()) and (card.text or card.cost):
-            revisions.append(
-                CardRevision(
-                    card=card,
-                    text=card.text,
-                    cost=card.cost,
-                    replaced_at=now,
-                    source=source[:200],
-                    created_by=author,
-                )
-            )
+        revisions.append(_revision(card, changes, now, source, author))
+        if {"text", "cost"} & changes.keys():
             report.revised += 1
         for name, value in changes.items():
             setattr(card, name, value)
         card.updated_at = now
         changed.append(card)
         changed_fields |= changes.keys()
+    report.created = len(new_cards)
+    report.updated = len(changed)
+    if not new_cards and not changed:
+        return report  # the pool is as it was: nothing to record
+    report.record = CardPoolImport.objects.create(
+        game=game,
+        created_by=author,
+        created_at=now,
+        filename=filename[:200],
+        source=source[:200],
+        created=report.created,
+        updated=report.updated,
+        unchanged=report.unchanged,
+        skipped=skipped,
+    )
+    for revision in revisions:
+        revision.pool_import = report.record
     Card.objects.bulk_create(new_cards, batch_size=500)
     if changed:
         Card.objects.bulk_update(changed, sorted(changed_fields | {"updated_at"}), batch_size=500)
     CardRevision.objects.bulk_create(revisions, batch_size=500)
-    report.created = len(new_cards)
-    report.updated = len(changed)
     return report
+
+
+def _revision(
+    card: Card, changes: dict[str, Any], now: Any, source: str, author: AbstractBaseUser | None
+) -> CardRevision:
+    """The card before ``changes``: each changed field as ``[before, after]``, in model order."""
+    recorded = {
+        name: [getattr(card, name), changes[name]] for name in REVISED_FIELDS if name in changes
+    }
+    return CardRevision(
+        card=card,
+        text=card.text,
+        cost=card.cost,
+        replaced_at=now,
+        source=source[:200],
+        created_by=author,
+        changes=recorded,
+    )
 
 
 def import_file(
@@ -611,7 +641,15 @@ def import_file(
     rows, problems = read_rows(game, data, filename)
     if problems and (not skip_errors or not rows):
         return ImportResult(None, problems, len(rows))
-    report = import_cards(game, rows, source=source or filename, demo=demo, author=author)
+    report = import_cards(
+        game,
+        rows,
+        source=source or filename,
+        demo=demo,
+        author=author,
+        filename=filename,
+        skipped=len({problem["line"] for problem in problems}),
+    )
     return ImportResult(report, problems, len(rows))
 
 

@@ -73,10 +73,83 @@ class Card(models.Model):
         super().save(*args, **kwargs)
 
 
+class CardPoolImport(models.Model):
+    """One import that changed a game's pool: who made it, when, from which file, and counts.
+
+    Written in the same transaction as the cards it changed, so every change of the
+    shared pool has an author on record (None: the command run without ``--user``).
+    """
+
+    game = models.CharField(max_length=20, choices=Game.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who imported; empty for the command run without --user and the demo pools.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    filename = models.CharField(max_length=200, blank=True)
+    source = models.CharField(max_length=200, blank=True)
+    created = models.PositiveIntegerField(default=0)
+    updated = models.PositiveIntegerField(default=0)
+    unchanged = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0, help_text="Rows with problems, not imported.")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} import {self.filename or self.source}"
+
+    def summary(self) -> str:
+        """``1 created, 1 updated, 1 unchanged, 1 skipped``, as the import history lists it."""
+        return (
+            f"{self.created} created, {self.updated} updated, {self.unchanged} unchanged, "
+            f"{self.skipped} skipped"
+        )
+
+
+# The card fields an import may change, in the order a revision lists them, with the
+# words the card page uses for them.
+REVISED_FIELDS: dict[str, str] = {
+    "name": "Name",
+    "syndicate": "Syndicate",
+    "tier": "Tier",
+    "card_class": "Class",
+    "speed": "Speed",
+    "cost": "Dice cost",
+    "max_copies": "Copies allowed",
+    "card_type": "Type",
+    "subtypes": "Subtypes",
+    "gpu": "GPU",
+    "atk": "ATK",
+    "hp": "HP",
+    "text": "Text",
+    "demo": "Demo card",
+}
+
+
 class CardRevision(models.Model):
-    """An earlier official text of a card: kept, but the card's text is the latest (101.4)."""
+    """A card as it was before one import changed it: its earlier text and cost (101.4),
+    and in ``changes`` every field that import changed, as ``{field: [before, after]}``."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    pool_import = models.ForeignKey(
+        CardPoolImport,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="revisions",
+        help_text="The import that made this change; empty for rows from before imports were kept.",
+    )
+    changes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='{"max_copies": [4, 99]}: each changed field, before and after; '
+        "empty for rows from before changes were kept (they changed the text or cost).",
+    )
     text = models.TextField(blank=True)
     cost = models.CharField(max_length=100, blank=True)
     replaced_at = models.DateTimeField(default=timezone.now)
@@ -96,6 +169,36 @@ class CardRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card.name} before {self.replaced_at:%Y-%m-%d}"
+
+    def changed_list(self) -> list[str]:
+        """``Copies allowed: 4 → 99`` per changed field; a text is too long for a line, so
+        it is named only (the earlier text is shown whole beside it)."""
+        shown = []
+        for name, label in REVISED_FIELDS.items():
+            if name == "text" and name in self.changes:
+                shown.append("Text (the earlier one is beside)")
+            elif name in self.changes:
+                before, after = self.changes[name]
+                shown.append(f"{label}: {_shown(before)} → {_shown(after)}")
+        return shown
+
+    @property
+    def text_changed(self) -> bool:
+        """Older rows without ``changes`` were kept only for a new text or cost: show both."""
+        return not self.changes or "text" in self.changes
+
+    @property
+    def cost_changed(self) -> bool:
+        return not self.changes or "cost" in self.changes
+
+
+def _shown(value: object) -> str:
+    """A stored value as the card page says it: no value is a dash, a flag is yes or no."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 class Decklist(models.Model):

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from arbiter import worlds
-from decks.models import Card, CardRevision, DeckCheck, Decklist
+from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
 from tournaments import results, services
@@ -180,6 +180,8 @@ WRITTEN = (
     DeckCheck,
     PrintJob,
     Card,
+    CardRevision,
+    CardPoolImport,
 )
 
 

@@ -272,3 +272,99 @@ def test_the_command_refuses_an_unknown_user(tmp_path):
     with pytest.raises(CommandError, match='No user is called "nobody"'):
         call_command("import_cards", "iacta", str(pool), "--user", "nobody")
     assert not Card.objects.exists()
+
+
+# --- every change of the pool has an author on record -------------------------------------
+
+FOUR_COPIES_CSV = POOL_CSV.replace("4+ ODD,,Roll", "4+ ODD,4,Roll")
+
+
+def test_an_upload_changing_only_max_copies_records_the_uploader_and_the_old_value(client, login):
+    """The report's rewrite (max_copies to 99) left no revision, so nobody was on record."""
+    import_file("iacta", FOUR_COPIES_CSV, "pool.csv")
+    edna = _editor()
+    _upload(login(edna), FOUR_COPIES_CSV.replace("4+ ODD,4,Roll", "4+ ODD,99,Roll"))
+    tithe = Card.objects.get(key="ember tithe")
+    assert tithe.max_copies == 99
+    [revision] = tithe.revisions.all()
+    assert revision.created_by == edna
+    assert revision.changes == {"max_copies": [4, 99]}
+    assert (revision.text, revision.cost) == ("Roll 1 die and slot it.", "4+ ODD")
+    assert not Card.objects.get(key="quiet ledger").revisions.exists()
+
+    client.logout()
+    page = client.get(f"/cards/{tithe.pk}/").content.decode()
+    assert "Copies allowed: 4 → 99" in page
+    assert "<td>edna</td>" in page
+
+
+def test_each_import_that_changes_the_pool_is_recorded_with_who_when_and_counts(
+    tmp_path, client, login
+):
+    from decks.models import CardPoolImport
+
+    first = tmp_path / "first.csv"
+    first.write_text(POOL_CSV)
+    call_command("import_cards", "iacta", str(first))
+    edna = _editor()
+    editor = login(edna)
+    _upload(editor, POOL_CSV, name="same.csv")  # changes nothing: nothing to record
+    second = POOL_CSV.replace("slot it.", "keep it.") + (
+        "New Card,,neutral,event,fast,,,\nBad Card,,neutral,event,sideways,,,\n"
+    )
+    _upload(editor, second, skip=True, name="second.csv")
+
+    older, latest = CardPoolImport.objects.order_by("created_at", "pk")
+    assert (older.game, older.created_by, older.filename) == ("iacta", None, "first.csv")
+    assert (older.created, older.updated, older.unchanged, older.skipped) == (2, 0, 0, 0)
+    assert (latest.created_by, latest.filename) == (edna, "second.csv")
+    assert (latest.created, latest.updated, latest.unchanged, latest.skipped) == (1, 1, 1, 1)
+    [revision] = CardRevision.objects.all()
+    assert revision.pool_import == latest
+    assert revision.changes["text"] == ["Roll 1 die and slot it.", "Roll 1 die and keep it."]
+
+    page = editor.get("/cards/").content.decode()
+    assert "Recent imports" in page
+    assert "second.csv" in page and "edna" in page
+    assert "1 created, 1 updated, 1 unchanged, 1 skipped" in page
+    client.logout()
+    assert "Recent imports" not in client.get("/cards/").content.decode()
+
+
+def test_a_change_of_any_imported_field_keeps_every_previous_value():
+    dataclysm = "name,type,subtypes,gpu,atk,hp,text\nByte Golem,troop,Bot,false,2,3,Hits.\n"
+    import_file("dataclysm", dataclysm, "d.csv")
+    import_file("dataclysm", dataclysm.replace("Bot,false,2,3", "Bot Giant,true,5,3"), "d2.csv")
+    [golem] = Card.objects.get(key="byte golem").revisions.all()
+    assert golem.changes == {"subtypes": ["Bot", "Bot Giant"], "gpu": [False, True], "atk": [2, 5]}
+
+    import_file("iacta", POOL_CSV, "pool.csv", demo=True)
+    changed = POOL_CSV.replace(
+        "Quiet Ledger,,neutral,perpetual,slow", "Quiet Ledger,,neutral,trap,fast"
+    )
+    import_file("iacta", changed, "real.csv")
+    [ledger] = Card.objects.get(key="quiet ledger").revisions.all()
+    assert ledger.changes == {
+        "card_class": ["perpetual", "trap"],
+        "speed": ["slow", "fast"],
+        "demo": [True, False],
+    }
+    [tithe] = Card.objects.get(key="ember tithe").revisions.all()
+    assert tithe.changes == {"demo": [True, False]}
+
+
+def test_the_import_record_and_its_revisions_are_written_together_or_not_at_all(monkeypatch):
+    from decks.models import CardPoolImport
+
+    import_file("iacta", FOUR_COPIES_CSV, "pool.csv")
+    before = snapshot()
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(CardRevision.objects, "bulk_create", refuse)
+    with pytest.raises(RuntimeError):
+        import_file("iacta", FOUR_COPIES_CSV.replace(",4,Roll", ",99,Roll"), "pool.csv")
+    assert snapshot() == before
+    assert CardPoolImport.objects.count() == 1
+    assert Card.objects.get(key="ember tithe").max_copies == 4

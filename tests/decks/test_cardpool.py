@@ -233,7 +233,7 @@ def test_json_import_matches_csv_import():
 
 
 @pytest.mark.django_db
-def test_reimport_is_idempotent_and_keeps_replaced_text_as_a_revision():
+def test_reimport_is_idempotent_and_keeps_each_change_and_replaced_text_as_a_revision():
     first = import_file("iacta", IACTA_CSV, "v1.csv", source="v1.csv").report
     assert first == ImportReport(created=3)
     again = import_file("iacta", IACTA_CSV, "v1.csv").report
@@ -252,10 +252,14 @@ def test_reimport_is_idempotent_and_keeps_replaced_text_as_a_revision():
     assert (old.text, old.cost, old.source) == ("Roll 1 die and slot it.", "4+ ODD", "v2.csv")
     ledger = Card.objects.get(key="quiet ledger")
     assert (ledger.name, ledger.card_class) == ("quiet ledger", "trap")
-    assert not ledger.revisions.exists()  # text and cost unchanged: nothing to keep
+    [renamed] = ledger.revisions.all()  # text and cost unchanged, but the change is kept
+    assert renamed.changes == {
+        "name": ["Quiet Ledger", "quiet ledger"],
+        "card_class": ["perpetual", "trap"],
+    }
 
     assert import_file("iacta", revised, "v2.csv").report == ImportReport(unchanged=3)
-    assert CardRevision.objects.count() == 1
+    assert CardRevision.objects.count() == 2
     assert Card.objects.count() == 3
 
 

@@ -4,7 +4,7 @@ A file with any problem writes nothing, lists every problem on stderr as
 ``line 7, cost: "4++" is not a dice cost symbol …`` and exits 1, so a script or
 an organiser fixes the whole file in one go. ``--skip-errors`` imports the good
 rows and still lists the bad ones. ``--user NAME`` records that account as the
-author of the revisions the import makes (without it, they record nobody). The
+author of the import and of the revisions it makes (without it, they record nobody). The
 row limit and time budget of the upload page apply here too.
 """
 
@@ -24,7 +24,7 @@ from tournaments.models import Game
 class Command(BaseCommand):
     help = (
         "Import a game's card pool from a CSV or JSON file (docs: card-pools.md). "
-        "Re-importing updates changed cards and keeps their old text as a revision."
+        "Re-importing updates changed cards and keeps what changed, and by whom, as a revision."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -38,7 +38,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--user",
             metavar="NAME",
-            help="the account recorded as the author of the revisions this import makes",
+            help="the account recorded as the author of this import and its revisions",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
