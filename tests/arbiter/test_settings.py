@@ -96,6 +96,20 @@ def test_yes_no_and_list_settings():
     ]
 
 
+def test_trusted_proxies_default_to_loopback_and_accept_the_old_name():
+    assert env.trusted_proxies({}) == ["127.0.0.1", "::1"]
+    assert env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7"}) == [
+        "10.0.0.0/8",
+        "192.0.2.7",
+    ]
+    assert env.trusted_proxies({"FORWARDED_ALLOW_IPS": "*"}) == ["*"]
+    both = {"TRUSTED_PROXIES": "10.0.0.1", "FORWARDED_ALLOW_IPS": "*"}
+    assert env.trusted_proxies(both) == ["10.0.0.1"]
+    assert env.trusted_proxies({"TRUSTED_PROXIES": ""}) == []  # no proxy: never believed
+    with pytest.raises(ImproperlyConfigured, match=r"TRUSTED_PROXIES.*'10\.0\.0\.300'"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.300"})
+
+
 def test_secret_key_is_required_once_debug_is_off():
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
         env.secret_key({}, debug=False)
