@@ -1,8 +1,8 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 
-from accounts import services
+from accounts import ratelimit, services
 
 
 class SignUpForm(UserCreationForm):
@@ -19,3 +19,14 @@ class SignUpForm(UserCreationForm):
         if services.email_in_use(email):
             raise forms.ValidationError(services.EMAIL_TAKEN)
         return email
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most settings.PASSWORD_RESET_ACCOUNT_LIMIT e-mails an
+    hour to one account; past it the account is skipped as if it did not exist, so the
+    page (and its timing, give or take an e-mail) says nothing about who has an account."""
+
+    def get_users(self, email):
+        for user in super().get_users(email):
+            if ratelimit.hit(services.reset_limit_per_account(), f"user:{user.pk}"):
+                yield user

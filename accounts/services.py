@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from accounts.ratelimit import Limit
 from web.errors import ServiceError
+
+HOUR = 3600
 
 EMAIL_TAKEN = "An account already uses this e-mail address."
 
@@ -31,3 +35,13 @@ def create_account(
     except IntegrityError:  # the same name, registered between the check and the insert
         raise ServiceError("A user with that username already exists.", field="username") from None
     return user
+
+
+def reset_limit_per_address() -> Limit:
+    """Password-reset requests one client address may make an hour, whatever they name."""
+    return Limit("password-reset-address", settings.PASSWORD_RESET_ADDRESS_LIMIT, HOUR)
+
+
+def reset_limit_per_account() -> Limit:
+    """Password-reset e-mails one account may be sent an hour."""
+    return Limit("password-reset-account", settings.PASSWORD_RESET_ACCOUNT_LIMIT, HOUR)

@@ -1,12 +1,14 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts import services, tokens
-from accounts.forms import SignUpForm
+from accounts import ratelimit, services, tokens
+from accounts.forms import LimitedPasswordResetForm, SignUpForm
+from accounts.throttle import client_ip
 from web.errors import ServiceError
 
 
@@ -59,3 +61,29 @@ def api_token(request: HttpRequest) -> HttpResponse:
         "api_root": request.build_absolute_uri("/api/v1/"),
     }
     return render(request, "registration/api_token.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page, limited per client address and (in the form) per account.
+
+    Past the address's limit the answer is a 429 with the wait, not the usual "check your
+    e-mail": it is counted before the address typed in is looked at, so it says nothing
+    about accounts, and someone behind a shared address (a venue's Wi-Fi) learns why no
+    e-mail comes instead of waiting for one.
+    """
+
+    form_class = LimitedPasswordResetForm
+
+    def form_valid(self, form):
+        limit = services.reset_limit_per_address()
+        if not ratelimit.hit(limit, client_ip(self.request) or "unknown"):
+            minutes = limit.window // 60
+            response = render(
+                self.request,
+                "registration/password_reset_limited.html",
+                {"minutes": minutes, "limit": limit.count},
+                status=429,
+            )
+            response["Retry-After"] = str(limit.window)
+            return response
+        return super().form_valid(form)

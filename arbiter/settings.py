@@ -256,6 +256,12 @@ AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_VERBOSE = False
 
+# Password-reset requests an hour: per client address (then a 429, whatever address the
+# form names) and e-mails per account (then silently none: the page is the same as for an
+# address no account uses). Counted in the cache (accounts/ratelimit.py).
+PASSWORD_RESET_ADDRESS_LIMIT = e.env_int(ENV, "PASSWORD_RESET_ADDRESS_LIMIT", 5)
+PASSWORD_RESET_ACCOUNT_LIMIT = e.env_int(ENV, "PASSWORD_RESET_ACCOUNT_LIMIT", 3)
+
 # Content Security Policy, on in every mode: only this site's own scripts, styles and
 # images (no inline ones: page scripts live in static/js/). Every page, the Swagger UI at
 # /api/docs/ included, works within it; a page that ever needs more should widen it for
