@@ -13,15 +13,21 @@ from web.errors import ServiceError
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account, signed in at once; its address waits for its owner's confirmation.
+
+    The same answer whether or not an account already uses the address typed in
+    (services.sign_up), so the page cannot be used to learn who has an account.
+    """
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
         try:
-            user = services.create_account(
+            user = services.sign_up(
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
-                email=form.cleaned_data["email"],
+                email=email,
                 first_name=form.cleaned_data["first_name"],
                 last_name=form.cleaned_data["last_name"],
             )
@@ -29,9 +35,36 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(exc.field, exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Arbiter, {user.username}.")
+            messages.success(
+                request,
+                f"Welcome to Arbiter, {user.username}. We have sent a message to {email}:"
+                " open the link in it to confirm the address. Password resets and event"
+                " notices go there once it is confirmed.",
+            )
             return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from the sign-up message: a page to confirm, whose button does it.
+
+    Opening the link changes nothing (mail scanners open links); anyone holding it may
+    confirm, signed in or not, since only the address's owner received it.
+    """
+    try:
+        user, email = services.read_confirmation(token)
+    except ServiceError as exc:
+        return render(request, "registration/confirm_email.html", {"error": exc.message})
+    if request.method == "POST":
+        try:
+            services.confirm_email(token)
+        except ServiceError as exc:
+            return render(request, "registration/confirm_email.html", {"error": exc.message})
+        messages.success(request, f"{email} is now the address of your account {user.username}.")
+        return redirect("home" if request.user.is_authenticated else "login")
+    context = {"account": user, "email": email, "confirmed": user.email == email}
+    return render(request, "registration/confirm_email.html", context)
 
 
 TOKEN_ACTIONS = {"create", "regenerate", "revoke"}

@@ -6,6 +6,7 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("confirm-email/<str:token>/", views.confirm_email, name="confirm_email"),
     # Before Django's own: the reset request, rate-limited.
     path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
     # Django's own views; its password change pages are login_required.
