@@ -95,6 +95,12 @@ class LoginFailureHandler(AxesDatabaseHandler):
         return count
 
 
+def forget_failures_for(username: str) -> int:
+    """Clear one username's failed log-ins from every address (a new password was set)."""
+    count, _ = AccessAttempt.objects.filter(username=username).delete()
+    return count
+
+
 def lockout_response(
     request: HttpRequest, original_response=None, credentials: dict | None = None
 ) -> HttpResponse:

@@ -6,9 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts import ratelimit, services, tokens
+from accounts import ratelimit, services, throttle, tokens
 from accounts.forms import LimitedPasswordResetForm, SignUpForm
-from accounts.throttle import client_ip
 from web.errors import ServiceError
 
 
@@ -109,7 +108,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         limit = services.reset_limit_per_address()
-        if not ratelimit.hit(limit, client_ip(self.request) or "unknown"):
+        if not ratelimit.hit(limit, throttle.client_ip(self.request) or "unknown"):
             minutes = limit.window // 60
             response = render(
                 self.request,
@@ -120,3 +119,18 @@ class PasswordResetView(auth_views.PasswordResetView):
             response["Retry-After"] = str(limit.window)
             return response
         return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's "choose a new password" page; a new password also ends the account's
+    log-in lock-out.
+
+    Five wrong guesses from anywhere lock an account out (settings, "Log-in throttling"),
+    so anyone can lock anyone out; the owner, who can read the account's e-mail, need not
+    wait. Only the username's count starts again: an address's lock-out stays.
+    """
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        throttle.forget_failures_for(form.user.get_username())
+        return response

@@ -2,8 +2,11 @@
 out; twenty failures from one address, across usernames, lock that address out. The
 address is X-Forwarded-For's only when the connection comes from a proxy of ours."""
 
+import re
+
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.shortcuts import resolve_url
 from django.test import Client
 
@@ -197,3 +200,31 @@ def test_behind_two_proxies_both_are_skipped(pat, settings):
 def test_the_test_clients_login_still_works(client, pat):
     """``Client.login`` authenticates without a request: nothing to throttle."""
     assert client.login(username="pat", password=PASSWORD)
+
+
+def test_choosing_a_new_password_by_e_mail_ends_the_accounts_lock_out(client, pat):
+    """Anyone can lock an account out with five wrong guesses; its owner, who can read its
+    e-mail, gets back in by resetting the password instead of waiting."""
+    for n in range(1, 6):
+        attempt("pat", address=f"198.51.100.{n}")  # someone else, from five addresses
+    assert_locked_out(attempt("pat", PASSWORD, address="203.0.113.9"))
+    client.post(
+        "/accounts/password_reset/", {"email": "pat@example.org"}, REMOTE_ADDR="203.0.113.9"
+    )
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True, REMOTE_ADDR="203.0.113.9")
+    new = {"new_password1": "reset-long-passphrase", "new_password2": "reset-long-passphrase"}
+    client.post(form_page.request["PATH_INFO"], new, REMOTE_ADDR="203.0.113.9")
+    assert_let_in(attempt("pat", "reset-long-passphrase", address="203.0.113.9"), pat)
+
+
+def test_a_new_password_does_not_end_an_addresss_lock_out(pat):
+    for n in range(ADDRESS_LIMIT):
+        attempt(f"someone{n}", address="198.51.100.7")
+    Client().post("/accounts/password_reset/", {"email": "pat@example.org"})
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    browser = Client()
+    form_page = browser.get(link, follow=True)
+    new = {"new_password1": "reset-long-passphrase", "new_password2": "reset-long-passphrase"}
+    browser.post(form_page.request["PATH_INFO"], new)
+    assert_locked_out(attempt("pat", "reset-long-passphrase", address="198.51.100.7"))
