@@ -163,3 +163,13 @@ def test_naming_a_mail_server_sends_real_mail_and_none_prints_it():
     assert settings_in_subprocess({}, expression) == "console"
     chosen = {"EMAIL_HOST": "smtp.example.org", "EMAIL_BACKEND": "x.locmem.EmailBackend"}
     assert settings_in_subprocess(chosen, expression) == "locmem"
+
+
+def test_a_left_over_trusted_proxy_count_is_warned_about(monkeypatch):
+    from accounts.checks import retired_proxy_count
+
+    monkeypatch.delenv("TRUSTED_PROXY_COUNT", raising=False)
+    assert retired_proxy_count() == []
+    monkeypatch.setenv("TRUSTED_PROXY_COUNT", "2")
+    [warning] = retired_proxy_count()
+    assert warning.id == "accounts.W001" and "TRUSTED_PROXIES" in warning.hint
