@@ -1,21 +1,34 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 
-from accounts import services
+from accounts import ratelimit, services
 
 
 class SignUpForm(UserCreationForm):
     first_name = forms.CharField(max_length=150, required=False, label="First name")
     last_name = forms.CharField(max_length=150, required=False, label="Last name")
-    email = forms.EmailField(required=True, help_text="For password resets and event notices.")
+    email = forms.EmailField(
+        required=True,
+        help_text="For password resets and event notices, once you confirm it from the"
+        " message we send there.",
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "first_name", "last_name", "email")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if services.email_in_use(email):
-            raise forms.ValidationError(services.EMAIL_TAKEN)
-        return email
+        """Whether an account uses the address is not said here (services.sign_up)."""
+        return self.cleaned_data["email"].strip()
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most settings.PASSWORD_RESET_ACCOUNT_LIMIT e-mails an
+    hour to one account; past it the account is skipped as if it did not exist, so the
+    page (and its timing, give or take an e-mail) says nothing about who has an account."""
+
+    def get_users(self, email):
+        for user in super().get_users(email):
+            if ratelimit.hit(services.reset_limit_per_account(), f"user:{user.pk}"):
+                yield user

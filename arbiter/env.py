@@ -13,6 +13,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from web import client_address
+
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 
@@ -141,6 +143,22 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
+
+
+def trusted_proxies(env: Mapping[str, str]) -> list[str]:
+    """TRUSTED_PROXIES (or its old name FORWARDED_ALLOW_IPS), checked; loopback by default.
+
+    The same text gunicorn reads for forwarded_allow_ips; a bad entry stops the site with
+    its name, rather than quietly trusting no proxy.
+    """
+    raw = env.get("TRUSTED_PROXIES")
+    if raw is None:
+        raw = env.get("FORWARDED_ALLOW_IPS", client_address.DEFAULT_TRUSTED_PROXIES)
+    try:
+        client_address.parse_trusted_proxies(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from None
+    return [entry.strip() for entry in raw.split(",") if entry.strip()]
 
 
 def secret_key(env: Mapping[str, str], debug: bool) -> str:

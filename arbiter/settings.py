@@ -228,18 +228,39 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Log-in throttling (django-axes): AXES_FAILURE_LIMIT failed log-ins for one username from
-# one address lock that pair out for AXES_COOLOFF_MINUTES; a successful log-in resets the
-# count. TRUSTED_PROXY_COUNT is how many proxies of ours sit in front (X-Forwarded-For is
-# read only when it is above 0; the address is the one the outermost of them saw).
+# The proxies of ours whose X-Forwarded-For we believe: comma-separated addresses or
+# networks (10.0.0.0/8), or "*" when nothing but our proxy can reach the web processes.
+# The same variable is gunicorn's forwarded_allow_ips (deploy/gunicorn.conf.py): one list
+# for both. X-Forwarded-For is read from the right, skipping our proxies; the first other
+# address is the client (web/client_address.py). FORWARDED_ALLOW_IPS is its old name.
+TRUSTED_PROXIES = e.trusted_proxies(ENV)
+
+# Log-in throttling (django-axes), counted two ways, each for AXES_COOLOFF_MINUTES:
+# * AXES_FAILURE_LIMIT failures for one username, from any address, lock that username
+#   out: an attacker with many addresses still gets only that many guesses an account;
+# * AXES_ADDRESS_FAILURE_LIMIT failures from one client address, across usernames, lock
+#   that address out: one password tried against many accounts is throttled too.
+# Axes has one failure limit; accounts.throttle.LoginFailureHandler weighs each count
+# against its own limit. A successful log-in clears only that username's failures from
+# that address. The trade-off: anyone can lock an account out for the cool-off by
+# guessing wrong five times (each address at most AXES_ADDRESS_FAILURE_LIMIT times); the
+# owner can still reset the password by e-mail meanwhile. A venue where all players share
+# one address may want a higher address limit (deploy/README.md, "Log-in throttling").
 AXES_FAILURE_LIMIT = e.env_int(ENV, "AXES_FAILURE_LIMIT", 5)
+AXES_ADDRESS_FAILURE_LIMIT = e.env_int(ENV, "AXES_ADDRESS_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=e.env_int(ENV, "AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_HANDLER = "accounts.throttle.LoginFailureHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_VERBOSE = False
-TRUSTED_PROXY_COUNT = e.env_int(ENV, "TRUSTED_PROXY_COUNT", 0)
+
+# Password-reset requests an hour: per client address (then a 429, whatever address the
+# form names) and e-mails per account (then silently none: the page is the same as for an
+# address no account uses). Counted in the cache (accounts/ratelimit.py).
+PASSWORD_RESET_ADDRESS_LIMIT = e.env_int(ENV, "PASSWORD_RESET_ADDRESS_LIMIT", 5)
+PASSWORD_RESET_ACCOUNT_LIMIT = e.env_int(ENV, "PASSWORD_RESET_ACCOUNT_LIMIT", 3)
 
 # Content Security Policy, on in every mode: only this site's own scripts, styles and
 # images (no inline ones: page scripts live in static/js/). Every page, the Swagger UI at

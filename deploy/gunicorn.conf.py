@@ -58,9 +58,13 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 
-# The proxies whose X-Forwarded-* headers gunicorn believes (comma-separated IPs, or *
-# when only the proxy can reach gunicorn, as on compose's private network).
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# The proxies whose X-Forwarded-* headers are believed: comma-separated IPs or networks, or
+# * when only the proxy can reach gunicorn (compose). The same TRUSTED_PROXIES that Django
+# reads for the client's address (arbiter/env.py); FORWARDED_ALLOW_IPS is its old name.
+_trusted_proxies = os.environ.get("TRUSTED_PROXIES")
+if _trusted_proxies is None:
+    _trusted_proxies = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+forwarded_allow_ips = _trusted_proxies
 
 # Workers' heartbeat files: on a disk-backed /tmp a slow disk can make gunicorn think a
 # worker hung; /dev/shm is memory.

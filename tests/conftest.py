@@ -3,6 +3,7 @@
 what the second, services pass of ``scripts/test`` leaves to the first."""
 
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,6 +117,13 @@ def pytest_testnodedown(node, error) -> None:
 def fast_password_hashing(settings):
     """Real hashing costs ~0.3 s a user; tests that create dozens need it cheap."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test counts rate limits (accounts/ratelimit.py) from zero: the cache outlives a
+    test, and in the services pass Redis outlives the run and is shared by its workers."""
+    settings.RATE_LIMIT_NAMESPACE = f"test-ratelimit-{uuid.uuid4().hex}"
 
 
 def make_user(username: str, **extra) -> User:

@@ -6,6 +6,15 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("confirm-email/<str:token>/", views.confirm_email, name="confirm_email"),
+    # Before Django's own: the reset request, rate-limited ...
+    path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    # ... and choosing the new password, which also ends the account's log-in lock-out.
+    path(
+        "reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     # Django's own views; its password change pages are login_required.
     path("", include("django.contrib.auth.urls")),
 ]

@@ -1,7 +1,12 @@
-"""Log-in throttling: five failures for one username from one address lock that pair out."""
+"""Log-in throttling: five failures for one username, from any address, lock that username
+out; twenty failures from one address, across usernames, lock that address out. The
+address is X-Forwarded-For's only when the connection comes from a proxy of ours."""
+
+import re
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.shortcuts import resolve_url
 from django.test import Client
 
@@ -11,6 +16,8 @@ pytestmark = pytest.mark.django_db
 
 LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"
+PROXY = "10.9.9.9"
+ADDRESS_LIMIT = 20  # AXES_ADDRESS_FAILURE_LIMIT's default
 
 
 def attempt(username, password="wrong-password", address="10.0.0.1", url=LOGIN, **headers):
@@ -72,12 +79,46 @@ def test_a_successful_log_in_resets_the_count(pat):
     assert_let_in(attempt("pat", PASSWORD), pat)
 
 
-def test_other_users_and_other_addresses_are_not_affected(pat):
+def test_other_users_are_not_affected(pat):
     quinn = make_user("quinn")
     fail(5)
     assert_let_in(attempt("quinn", PASSWORD), quinn)
-    assert_let_in(attempt("pat", PASSWORD, address="10.0.0.2"), pat)
     assert_locked_out(attempt("pat", PASSWORD))
+
+
+def test_five_failures_for_one_username_from_five_addresses_lock_it_out(pat):
+    """An attacker with many addresses still gets five guesses at one account."""
+    for n in range(1, 5):
+        attempt("pat", address=f"198.51.100.{n}")
+    assert_locked_out(attempt("pat", address="198.51.100.5"))
+    assert_locked_out(attempt("pat", PASSWORD, address="198.51.100.6"))
+
+
+def test_failures_across_usernames_from_one_address_lock_that_address_out(pat):
+    """Guessing one common password for many accounts is throttled too."""
+    quinn = make_user("quinn")
+    for n in range(ADDRESS_LIMIT - 1):
+        response = attempt(f"someone{n}", address="198.51.100.7")
+        assert response.status_code == 200, n
+    assert_locked_out(attempt("someone-else", address="198.51.100.7"))
+    # Every log-in from that address waits, even with a right password ...
+    assert_locked_out(attempt("pat", PASSWORD, address="198.51.100.7"))
+    # ... while the same accounts log in from elsewhere.
+    assert_let_in(attempt("quinn", PASSWORD, address="198.51.100.8"), quinn)
+
+
+def test_logging_in_to_ones_own_account_does_not_reset_the_addresss_count(pat):
+    """Otherwise an attacker with one real account would log in to it between guesses."""
+    mallory = make_user("mallory")
+    for n in range(ADDRESS_LIMIT - 2):
+        attempt(f"someone{n}", address="198.51.100.7")
+    attempt("pat", address="198.51.100.7")
+    assert_let_in(attempt("mallory", PASSWORD, address="198.51.100.7"), mallory)
+    assert_locked_out(attempt("someone-else", address="198.51.100.7"))
+    # and pat's own failure from there still counts towards pat's five
+    for n in range(3):
+        attempt("pat", address=f"198.51.100.{20 + n}")
+    assert_locked_out(attempt("pat", address="198.51.100.30"))
 
 
 def test_the_admin_log_in_is_throttled_too(db):
@@ -94,17 +135,96 @@ def test_x_forwarded_for_is_ignored_without_a_trusted_proxy(pat):
     assert_locked_out(attempt("pat", PASSWORD, HTTP_X_FORWARDED_FOR="192.0.2.99"))
 
 
-def test_behind_a_trusted_proxy_the_forwarded_client_address_counts(pat, settings):
+@pytest.fixture
+def behind_one_proxy(settings):
+    """A site configured for one proxy of ours at PROXY (TRUSTED_PROXY_COUNT=1 as it was)."""
+    settings.TRUSTED_PROXIES = [PROXY]
     settings.TRUSTED_PROXY_COUNT = 1
-    proxy = "10.9.9.9"  # every request arrives from the proxy
-    for _ in range(5):
-        attempt("pat", address=proxy, HTTP_X_FORWARDED_FOR="spoofed, 203.0.113.5")
-    blocked = attempt("pat", PASSWORD, address=proxy, HTTP_X_FORWARDED_FOR="203.0.113.5")
+
+
+def test_a_direct_client_cannot_spoof_x_forwarded_for_behind_a_configured_proxy(
+    pat, behind_one_proxy
+):
+    """The issue's case: 12 wrong passwords, each with another made-up address, from a
+    client that is not the proxy; then the right one must not log in."""
+    for n in range(12):
+        attempt("pat", address="198.51.100.7", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+    right = attempt("pat", PASSWORD, address="198.51.100.7", HTTP_X_FORWARDED_FOR="192.0.2.99")
+    assert_locked_out(right)
+
+
+def test_a_direct_client_spreading_guesses_over_made_up_addresses_is_one_address(
+    db, behind_one_proxy
+):
+    """Across usernames too: the spoofed header does not give each guess a fresh address."""
+    quinn = make_user("quinn")
+    for n in range(ADDRESS_LIMIT):
+        attempt(f"someone{n}", address="198.51.100.7", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+    spoofed = {"HTTP_X_FORWARDED_FOR": "192.0.2.250"}
+    assert_locked_out(attempt("quinn", PASSWORD, address="198.51.100.7", **spoofed))
+    assert_let_in(attempt("quinn", PASSWORD, address="198.51.100.8", **spoofed), quinn)
+
+
+def test_behind_a_trusted_proxy_the_forwarded_client_address_counts(pat, behind_one_proxy):
+    for n in range(ADDRESS_LIMIT):  # one client, through the proxy, many usernames
+        attempt(f"someone{n}", address=PROXY, HTTP_X_FORWARDED_FOR="spoofed, 203.0.113.5")
+    blocked = attempt("pat", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.5")
     assert_locked_out(blocked)
-    other_client = attempt("pat", PASSWORD, address=proxy, HTTP_X_FORWARDED_FOR="203.0.113.6")
+    other_client = attempt("pat", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.6")
     assert_let_in(other_client, pat)
+
+
+def test_behind_a_trusted_proxy_one_username_is_limited_from_any_client(pat, behind_one_proxy):
+    quinn = make_user("quinn")
+    for n in range(1, 5):
+        attempt("pat", address=PROXY, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+    assert_locked_out(attempt("pat", address=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.5"))
+    assert_locked_out(attempt("pat", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.6"))
+    assert_let_in(
+        attempt("quinn", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.1"), quinn
+    )
+
+
+def test_behind_two_proxies_both_are_skipped(pat, settings):
+    """A load balancer (10.0.0.0/24) in front of the TLS proxy: both appended an entry."""
+    settings.TRUSTED_PROXIES = [PROXY, "10.0.0.0/24"]
+    for n in range(ADDRESS_LIMIT):
+        chain = f"192.0.2.{n}, 203.0.113.5, 10.0.0.2"  # made-up, client, load balancer
+        attempt(f"someone{n}", address=PROXY, HTTP_X_FORWARDED_FOR=chain)
+    chain = "203.0.113.5, 10.0.0.2"
+    assert_locked_out(attempt("pat", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR=chain))
+    chain = "203.0.113.6, 10.0.0.2"
+    assert_let_in(attempt("pat", PASSWORD, address=PROXY, HTTP_X_FORWARDED_FOR=chain), pat)
 
 
 def test_the_test_clients_login_still_works(client, pat):
     """``Client.login`` authenticates without a request: nothing to throttle."""
     assert client.login(username="pat", password=PASSWORD)
+
+
+def test_choosing_a_new_password_by_e_mail_ends_the_accounts_lock_out(client, pat):
+    """Anyone can lock an account out with five wrong guesses; its owner, who can read its
+    e-mail, gets back in by resetting the password instead of waiting."""
+    for n in range(1, 6):
+        attempt("pat", address=f"198.51.100.{n}")  # someone else, from five addresses
+    assert_locked_out(attempt("pat", PASSWORD, address="203.0.113.9"))
+    client.post(
+        "/accounts/password_reset/", {"email": "pat@example.org"}, REMOTE_ADDR="203.0.113.9"
+    )
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True, REMOTE_ADDR="203.0.113.9")
+    new = {"new_password1": "reset-long-passphrase", "new_password2": "reset-long-passphrase"}
+    client.post(form_page.request["PATH_INFO"], new, REMOTE_ADDR="203.0.113.9")
+    assert_let_in(attempt("pat", "reset-long-passphrase", address="203.0.113.9"), pat)
+
+
+def test_a_new_password_does_not_end_an_addresss_lock_out(pat):
+    for n in range(ADDRESS_LIMIT):
+        attempt(f"someone{n}", address="198.51.100.7")
+    Client().post("/accounts/password_reset/", {"email": "pat@example.org"})
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    browser = Client()
+    form_page = browser.get(link, follow=True)
+    new = {"new_password1": "reset-long-passphrase", "new_password2": "reset-long-passphrase"}
+    browser.post(form_page.request["PATH_INFO"], new)
+    assert_locked_out(attempt("pat", "reset-long-passphrase", address="198.51.100.7"))

@@ -96,6 +96,20 @@ def test_yes_no_and_list_settings():
     ]
 
 
+def test_trusted_proxies_default_to_loopback_and_accept_the_old_name():
+    assert env.trusted_proxies({}) == ["127.0.0.1", "::1"]
+    assert env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7"}) == [
+        "10.0.0.0/8",
+        "192.0.2.7",
+    ]
+    assert env.trusted_proxies({"FORWARDED_ALLOW_IPS": "*"}) == ["*"]
+    both = {"TRUSTED_PROXIES": "10.0.0.1", "FORWARDED_ALLOW_IPS": "*"}
+    assert env.trusted_proxies(both) == ["10.0.0.1"]
+    assert env.trusted_proxies({"TRUSTED_PROXIES": ""}) == []  # no proxy: never believed
+    with pytest.raises(ImproperlyConfigured, match=r"TRUSTED_PROXIES.*'10\.0\.0\.300'"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.300"})
+
+
 def test_secret_key_is_required_once_debug_is_off():
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
         env.secret_key({}, debug=False)
@@ -149,3 +163,13 @@ def test_naming_a_mail_server_sends_real_mail_and_none_prints_it():
     assert settings_in_subprocess({}, expression) == "console"
     chosen = {"EMAIL_HOST": "smtp.example.org", "EMAIL_BACKEND": "x.locmem.EmailBackend"}
     assert settings_in_subprocess(chosen, expression) == "locmem"
+
+
+def test_a_left_over_trusted_proxy_count_is_warned_about(monkeypatch):
+    from accounts.checks import retired_proxy_count
+
+    monkeypatch.delenv("TRUSTED_PROXY_COUNT", raising=False)
+    assert retired_proxy_count() == []
+    monkeypatch.setenv("TRUSTED_PROXY_COUNT", "2")
+    [warning] = retired_proxy_count()
+    assert warning.id == "accounts.W001" and "TRUSTED_PROXIES" in warning.hint

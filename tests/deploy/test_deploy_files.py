@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from arbiter import env as arbiter_env
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 COMPOSE_FILE = DEPLOY / "docker-compose.yml"
@@ -317,6 +319,35 @@ def test_gunicorn_conf_honours_bind_and_web_concurrency():
     assert printed["bind"] == "['127.0.0.1:8765']"
     assert printed["workers"] == "3"
     assert printed["accesslog"] == "-"
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7"},
+        {"FORWARDED_ALLOW_IPS": "192.0.2.7"},  # the old name, still read
+        {"TRUSTED_PROXIES": "*", "FORWARDED_ALLOW_IPS": "192.0.2.7"},
+        {"TRUSTED_PROXIES": ""},
+        {},
+    ],
+)
+def test_gunicorn_and_django_trust_the_same_proxies(environ):
+    """One setting: gunicorn's forwarded_allow_ips is the list Django takes addresses from."""
+    names = ("TRUSTED_PROXIES", "FORWARDED_ALLOW_IPS")
+    outside = {name: value for name, value in os.environ.items() if name not in names}
+    argv = [str(VENV_BIN / "gunicorn"), "-c", str(DEPLOY / "gunicorn.conf.py")]
+    result = subprocess.run(
+        [*argv, "--print-config", "arbiter.wsgi"],
+        cwd=ROOT,
+        env={**outside, **environ},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = dict(re.findall(r"^(\w+)\s+= (.*)$", result.stdout, re.MULTILINE))
+    assert printed["forwarded_allow_ips"] == repr(arbiter_env.trusted_proxies(environ))
 
 
 def test_gunicorn_conf_names_a_bad_value():

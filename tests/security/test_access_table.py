@@ -151,6 +151,7 @@ TABLE: dict[str, list[Case]] = {
     "home": [get(ALL_200)],
     "healthz": [get(E("200|503", "200|503", "200|503", "200|503"))],
     "signup": [get(E("200", "302", "302", "302")), post(E("200", "302", "302", "302"))],
+    "confirm_email": [get(ALL_200), post(ALL_200)],  # "not-a-token": the invalid-link page
     "login": [get(ALL_200), post(ALL_200)],
     "logout": [get(ALL_405), post(E("302", "302", "302", "302"))],
     "password_change": [get(LOGGED_IN), post(LOGGED_IN)],
