@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONE, SELF
+from kombu import Queue
 from whitenoise.compress import Compressor
 
 from arbiter import env as e
@@ -109,6 +110,8 @@ CELERY_TASK_DEFAULT_QUEUE = ENV.get("CELERY_QUEUE", "celery")
 # periodic tasks go to this queue, so a huge job's chunks on the main queue never hold
 # them up. Every worker takes both queues, small first; deploy/README.md has the topology.
 PRINT_SMALL_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-small"
+# What a worker started without --queues takes: both, the small one first.
+CELERY_TASK_QUEUES = (Queue(PRINT_SMALL_QUEUE), Queue(CELERY_TASK_DEFAULT_QUEUE))
 # When a print job counts as stalled (below the visibility timeout) and is sent again.
 _print_jobs = e.print_job_config(ENV)
 PRINT_JOB_STALL_SECONDS = _print_jobs["PRINT_JOB_STALL_SECONDS"]

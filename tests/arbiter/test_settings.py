@@ -182,3 +182,13 @@ def test_the_running_settings_call_a_job_stalled_before_the_visibility_timeout()
     assert schedule["schedule"] <= settings.PRINT_JOB_STALL_SECONDS
     # Periodic tasks go to the small queue: a huge print on the main one cannot hold them up.
     assert schedule["options"]["queue"] == settings.PRINT_SMALL_QUEUE
+
+
+def test_a_worker_started_without_queues_takes_the_small_queue_too():
+    """`celery -A arbiter worker` with no --queues (the README's command) must not leave
+    small print jobs to nobody."""
+    from arbiter.celery import app
+
+    names = [queue.name for queue in app.conf.task_queues]
+    assert names[0] == app.conf.task_default_queue + "-small"
+    assert app.conf.task_default_queue in names
