@@ -107,9 +107,11 @@ def lose_messages(site: Topology) -> None:
 def run_fault(site: Topology, seeded: dict, client, fault: str, minutes: int, limit: float) -> dict:
     job_id = new_slips(site, seeded, client, minutes)
     started = time.monotonic()
+    worker_start = None
     if fault == "kill":
         site.processes["worker"].kill()
         site.start_worker("worker", concurrency=2)
+        worker_start = time.monotonic() - started
     elif fault == "redis":
         site.redis.stop()
         site.redis.start()
@@ -123,7 +125,13 @@ def run_fault(site: Topology, seeded: dict, client, fault: str, minutes: int, li
     )
     seconds = time.monotonic() - started
     attempt = site.sql("SELECT attempt FROM printing_printjob WHERE id = %s", job_id)[0][0]
-    return {"fault": fault, "seconds": seconds, "status": row["status"], "attempt": attempt}
+    return {
+        "fault": fault,
+        "seconds": seconds,
+        "status": row["status"],
+        "attempt": attempt,
+        "worker_start": worker_start,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,9 +156,12 @@ def main(argv: list[str] | None = None) -> int:
             for fault in faults:
                 minutes += 1
                 results.append(run_fault(site, seeded, client, fault, minutes, args.limit))
+                result = results[-1]
+                started = result["worker_start"]
                 print(
-                    f"{fault:6} {results[-1]['seconds']:6.1f} s  "
-                    f"{results[-1]['status']}, attempt {results[-1]['attempt']}",
+                    f"{fault:6} {result['seconds']:6.1f} s  {result['status']}, attempt "
+                    f"{result['attempt']}"
+                    + (f" (the new worker took {started:.1f} s to start)" if started else ""),
                     flush=True,
                 )
     load = os.getloadavg()[0]

@@ -455,7 +455,7 @@ def join_chunks(part_paths: list[str], job_id: int, attempt: int | None = None) 
         parts = [Path(p).read_bytes() for p in sorted(part_paths) if p]
         pdf = join_pdfs(parts)
         _save_file(job, pdf)
-        _current(job_id, attempt).update(
+        finished = _current(job_id, attempt).update(
             file=job.file.name,
             status=PrintJob.Status.DONE,
             finished_at=timezone.now(),
@@ -469,7 +469,9 @@ def join_chunks(part_paths: list[str], job_id: int, attempt: int | None = None) 
     except Exception as exc:
         _fail(job_id, f"Joining the parts failed: {type(exc).__name__}: {exc}", attempt)
         raise
-    _remove_parts(job_id, attempt)
+    # This attempt's parts, and any an earlier one's worker left behind; but if the job
+    # was sent again while this join ran, only this attempt's (the new one renders).
+    _remove_parts(job_id, None if finished else attempt)
     return job_id
 
 
