@@ -109,8 +109,11 @@ def run_fault(site: Topology, seeded: dict, client, fault: str, minutes: int, li
     started = time.monotonic()
     worker_start = None
     if fault == "kill":
-        site.processes["worker"].kill()
-        site.start_worker("worker", concurrency=2)
+        for name, process in list(site.processes.items()):
+            if name.startswith("worker") and process.alive:
+                process.kill()
+        # A new name: its own log, so "ready" is this worker's, not the dead one's.
+        site.start_worker(f"worker{minutes}", concurrency=2)
         worker_start = time.monotonic() - started
     elif fault == "redis":
         site.redis.stop()
