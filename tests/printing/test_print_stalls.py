@@ -218,3 +218,29 @@ def test_small_jobs_go_to_the_small_queue_and_big_ones_to_the_main_queue(
     jobs.request_print(paired, "standings", None, organiser)
     assert broker.sent[-1]["queues"] == {settings.CELERY_TASK_DEFAULT_QUEUE}
     assert settings.PRINT_SMALL_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def test_a_job_sent_again_while_its_old_join_runs_is_left_to_the_new_attempt(
+    paired, organiser, broker, clock, monkeypatch
+):
+    job, _ = jobs.request_print(paired, "match_slips", 1, organiser)
+    units = documents.plan("match_slips", paired, 1)
+    app.conf.task_always_eager = True
+    part = jobs.render_chunk.run(job.pk, 0, units, 1)
+    app.conf.task_always_eager = False
+    real_join = jobs.join_pdfs
+
+    def slow_join(parts):
+        """The join takes so long that the job stalls and is sent again meanwhile, and
+        the new attempt's worker has already written its part."""
+        clock.forward(STALL + 1)
+        assert jobs.requeue_stalled() == 1
+        Path(jobs._part_path(job.pk, 2, 0)).write_bytes(b"%PDF new attempt")
+        return real_join(parts)
+
+    monkeypatch.setattr(jobs, "join_pdfs", slow_join)
+    jobs.join_chunks.run([part], job.pk, 1)
+    job.refresh_from_db()
+    assert job.attempt == 2 and job.status == PrintJob.Status.QUEUED and job.pages == 0
+    assert jobs._part_path(job.pk, 2, 0).exists(), "the new attempt's part is kept"
+    assert not Path(part).exists(), "the old attempt's part is removed"
