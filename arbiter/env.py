@@ -126,6 +126,42 @@ def _redis_transport(env: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+# A print job with no progress for this long is called stalled and sent to the workers
+# again (printing/jobs.py): its queue messages were lost (Redis restarted without
+# persistence) or its worker was killed. It must be shorter than the visibility timeout,
+# or the broker's own redelivery would come first and the job would sit "Rendering" until
+# then; and longer than any one task (joining a 2,000-slip job takes about a minute).
+DEFAULT_STALL_SECONDS = 5 * 60
+# How often beat looks for stalled jobs.
+DEFAULT_SWEEP_SECONDS = 60
+# Jobs of at most this many pages (one round's slips for 800 players) go to the small
+# queue, so they never wait behind a huge job's chunks.
+DEFAULT_SMALL_JOB_PAGES = 100
+
+
+def print_job_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """When a print job counts as stalled, how often beat sweeps, what a small job is."""
+    visibility = env_int(env, "CELERY_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT)
+    default_stall = max(1, min(DEFAULT_STALL_SECONDS, visibility // 3))
+    stall = env_int(env, "PRINT_JOB_STALL_SECONDS", default_stall)
+    if not 1 <= stall < visibility:
+        raise ImproperlyConfigured(
+            f"PRINT_JOB_STALL_SECONDS={stall} must be at least 1 and below "
+            f"CELERY_VISIBILITY_TIMEOUT ({visibility})."
+        )
+    sweep = env_int(env, "PRINT_JOB_SWEEP_SECONDS", min(DEFAULT_SWEEP_SECONDS, stall))
+    if not 1 <= sweep <= stall:
+        raise ImproperlyConfigured(
+            f"PRINT_JOB_SWEEP_SECONDS={sweep} must be at least 1 and at most "
+            f"PRINT_JOB_STALL_SECONDS ({stall})."
+        )
+    return {
+        "PRINT_JOB_STALL_SECONDS": stall,
+        "PRINT_JOB_SWEEP_SECONDS": sweep,
+        "PRINT_SMALL_JOB_PAGES": env_int(env, "PRINT_SMALL_JOB_PAGES", DEFAULT_SMALL_JOB_PAGES),
+    }
+
+
 def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
     """Redis when CACHE_URL is given, else a per-process memory cache."""
     url = env.get("CACHE_URL", "").strip()

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONE, SELF
+from kombu import Queue
 from whitenoise.compress import Compressor
 
 from arbiter import env as e
@@ -105,10 +106,32 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Workers and the web share the queue name; separate deployments (or test runs) on one
 # Redis can each take their own.
 CELERY_TASK_DEFAULT_QUEUE = ENV.get("CELERY_QUEUE", "celery")
+# Small print jobs (PRINT_SMALL_JOB_PAGES pages or fewer: one round's slips) and the
+# periodic tasks go to this queue, so a huge job's chunks on the main queue never hold
+# them up. Every worker takes both queues, small first; deploy/README.md has the topology.
+PRINT_SMALL_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-small"
+# What a worker started without --queues takes: both, the small one first.
+CELERY_TASK_QUEUES = (Queue(PRINT_SMALL_QUEUE), Queue(CELERY_TASK_DEFAULT_QUEUE))
+# When a print job counts as stalled (below the visibility timeout) and is sent again.
+_print_jobs = e.print_job_config(ENV)
+PRINT_JOB_STALL_SECONDS = _print_jobs["PRINT_JOB_STALL_SECONDS"]
+PRINT_JOB_SWEEP_SECONDS = _print_jobs["PRINT_JOB_SWEEP_SECONDS"]
+PRINT_SMALL_JOB_PAGES = _print_jobs["PRINT_SMALL_JOB_PAGES"]
 # `celery -A arbiter beat` sends these. Print jobs asked for while Redis was down are kept
-# as "waiting for the queue"; this sends them once it is back, even if no page polls them.
+# as "waiting for the queue": the first sends them once it is back, even if no page polls
+# them. The second sends again every job that made no progress for PRINT_JOB_STALL_SECONDS
+# (its messages were lost, or its worker killed).
 CELERY_BEAT_SCHEDULE = {
-    "printing-resend-waiting": {"task": "printing.resend_waiting", "schedule": 60.0},
+    "printing-resend-waiting": {
+        "task": "printing.resend_waiting",
+        "schedule": 60.0,
+        "options": {"queue": PRINT_SMALL_QUEUE},
+    },
+    "printing-requeue-stalled": {
+        "task": "printing.requeue_stalled",
+        "schedule": float(PRINT_JOB_SWEEP_SECONDS),
+        "options": {"queue": PRINT_SMALL_QUEUE},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -96,7 +96,7 @@ def start_worker(queue: str, index: int) -> subprocess.Popen:
             "--pool",
             "solo",
             "--queues",
-            queue,
+            f"{queue}-small,{queue}",  # as deploy/ runs every worker
             "--hostname",
             f"bench{index}@%h",
             "--loglevel",

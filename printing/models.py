@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from tournaments.models import Event
 
@@ -33,10 +34,20 @@ class PrintJob(models.Model):
     note = models.TextField(blank=True, help_text="Why the job is waiting, if it is.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set when the job is sent and whenever a worker starts or finishes a part: a job
+    # whose progress_at is older than PRINT_JOB_STALL_SECONDS has stalled (printing/jobs.py).
+    progress_at = models.DateTimeField(default=timezone.now)
+    # Each sending of the job is one attempt; its tasks carry the number, and only those
+    # of the current attempt may write, so a late worker of an earlier one changes nothing.
+    attempt = models.PositiveIntegerField(default=1)
+    queue = models.CharField(max_length=200, blank=True, help_text="Where its tasks were sent.")
 
     class Meta:
         ordering = ["-requested_at", "-pk"]
-        indexes = [models.Index(fields=["event", "kind", "round_number", "fingerprint"])]
+        indexes = [
+            models.Index(fields=["event", "kind", "round_number", "fingerprint"]),
+            models.Index(fields=["status", "progress_at"], name="printjob_progress"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.event.name}"

@@ -2,9 +2,9 @@
 
 from celery.signals import worker_process_init
 
-from printing.jobs import join_chunks, render_chunk, resend_waiting_jobs
+from printing.jobs import join_chunks, render_chunk, requeue_stalled_jobs, resend_waiting_jobs
 
-__all__ = ["join_chunks", "render_chunk", "resend_waiting_jobs"]
+__all__ = ["join_chunks", "render_chunk", "requeue_stalled_jobs", "resend_waiting_jobs"]
 
 
 @worker_process_init.connect

@@ -24,6 +24,8 @@ def print_page(request: HttpRequest, event: Event) -> HttpResponse:
     current = rounds.latest_round(event)
     recent = list(event.print_jobs.select_related("requested_by")[:15])
     jobs.resend_jobs(recent)  # reloading the page after a Redis outage sends waiting jobs
+    if jobs.requeue_jobs(recent):  # ...and sends again those whose work was lost
+        recent = list(event.print_jobs.select_related("requested_by")[:15])
     context = {
         "event": event,
         "kinds": documents.all_kinds(),
@@ -57,11 +59,13 @@ def request_print(request: HttpRequest, event: Event) -> HttpResponse:
 def job_row(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     """One job's status, polled by the page until it is done (htmx).
 
-    A job kept while the broker was down is sent from here once the broker is back, so
-    the page that shows it is enough to get it going.
+    A job kept while the broker was down is sent from here once the broker is back, and
+    a stalled one (its work lost) is sent again, so the page that shows a job is enough
+    to get it going.
     """
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     jobs.resend_if_waiting(job)
+    jobs.requeue_if_stalled(job)
     return render(
         request,
         "printing/_job_row.html",

@@ -173,3 +173,46 @@ def test_a_left_over_trusted_proxy_count_is_warned_about(monkeypatch):
     monkeypatch.setenv("TRUSTED_PROXY_COUNT", "2")
     [warning] = retired_proxy_count()
     assert warning.id == "accounts.W001" and "TRUSTED_PROXIES" in warning.hint
+
+
+def test_a_print_job_is_called_stalled_before_the_broker_would_hand_its_work_out_again():
+    """The stall bound is below the visibility timeout, whatever the timeout is set to:
+    a job lost with a killed worker is sent again by the sweep, not after the timeout."""
+    broker = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0"}
+    for visibility in (None, "15", "60", "3600"):
+        given = {**broker, **({"CELERY_VISIBILITY_TIMEOUT": visibility} if visibility else {})}
+        transport = env.celery_config(given)["CELERY_BROKER_TRANSPORT_OPTIONS"]
+        stall = env.print_job_config(given)["PRINT_JOB_STALL_SECONDS"]
+        assert 1 <= stall < transport["visibility_timeout"], (visibility, stall)
+    assert env.print_job_config(broker)["PRINT_JOB_STALL_SECONDS"] <= 5 * 60
+    config = env.print_job_config({**broker, "PRINT_JOB_STALL_SECONDS": "3"})
+    assert config["PRINT_JOB_STALL_SECONDS"] == 3
+    with pytest.raises(ImproperlyConfigured, match="PRINT_JOB_STALL_SECONDS"):
+        env.print_job_config({**broker, "PRINT_JOB_STALL_SECONDS": "900"})
+    with pytest.raises(ImproperlyConfigured, match="PRINT_JOB_STALL_SECONDS"):
+        env.print_job_config({**broker, "PRINT_JOB_STALL_SECONDS": "0"})
+
+
+def test_the_running_settings_call_a_job_stalled_before_the_visibility_timeout():
+    from django.conf import settings
+
+    visibility = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}).get(
+        "visibility_timeout", env.DEFAULT_VISIBILITY_TIMEOUT
+    )
+    assert 1 <= settings.PRINT_JOB_STALL_SECONDS < visibility
+    # The sweep runs often enough to notice a stall within the bound again.
+    schedule = settings.CELERY_BEAT_SCHEDULE["printing-requeue-stalled"]
+    assert schedule["task"] == "printing.requeue_stalled"
+    assert schedule["schedule"] <= settings.PRINT_JOB_STALL_SECONDS
+    # Periodic tasks go to the small queue: a huge print on the main one cannot hold them up.
+    assert schedule["options"]["queue"] == settings.PRINT_SMALL_QUEUE
+
+
+def test_a_worker_started_without_queues_takes_the_small_queue_too():
+    """`celery -A arbiter worker` with no --queues (the README's command) must not leave
+    small print jobs to nobody."""
+    from arbiter.celery import app
+
+    names = [queue.name for queue in app.conf.task_queues]
+    assert names[0] == app.conf.task_default_queue + "-small"
+    assert app.conf.task_default_queue in names

@@ -228,16 +228,21 @@ def test_compose_config_validates_with_env_example():
 
 def test_compose_has_the_five_services_and_migrate(compose_config):
     services = compose_config["services"]
-    assert set(services) == {"db", "redis", "migrate", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "migrate", "web", "worker", "worker-small", "beat"}
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
     web = services["web"]["command"]
     assert web[0] == "gunicorn" and "/app/deploy/gunicorn.conf.py" in web
     assert web[-1] == "arbiter.wsgi"
     worker = services["worker"]["command"]
     assert worker[:3] == ["celery", "--app=arbiter", "worker"]
-    assert "--concurrency=2" in worker and "--queues=celery" in worker
+    # Small print jobs and periodic tasks have their own queue, taken first by every worker
+    # and alone by worker-small, so a huge print job cannot hold them up.
+    assert "--concurrency=2" in worker and "--queues=celery-small,celery" in worker
+    small = services["worker-small"]["command"]
+    assert small[:3] == ["celery", "--app=arbiter", "worker"]
+    assert "--queues=celery-small" in small and "--concurrency=1" in small
     assert services["beat"]["command"][:3] == ["celery", "--app=arbiter", "beat"]
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "worker-small", "beat"):
         build = services[name]["build"]
         assert Path(build["context"]) == ROOT and build["dockerfile"] == "deploy/Dockerfile"
 
@@ -248,20 +253,20 @@ def test_compose_healthchecks_and_start_order(compose_config):
     assert "redis-cli ping" in " ".join(services["redis"]["healthcheck"]["test"])
     assert services["web"]["healthcheck"]["test"][-1] == "/app/deploy/healthcheck.py"
     ready = {"db": "service_healthy", "redis": "service_healthy"}
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "worker-small", "beat"):
         conditions = {dep: v["condition"] for dep, v in services[name]["depends_on"].items()}
         assert conditions == {**ready, "migrate": "service_completed_successfully"}, name
         assert services[name]["restart"] == "unless-stopped"
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
     # Only web runs gunicorn: the image's HEALTHCHECK must not mark the others unhealthy.
-    for name in ("migrate", "worker", "beat"):
+    for name in ("migrate", "worker", "worker-small", "beat"):
         assert services[name]["healthcheck"] == {"disable": True}, name
 
 
 def test_web_and_worker_share_the_media_volume_at_media_root(compose_config):
     services = compose_config["services"]
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "worker-small"):
         mounts = {v["target"]: v["source"] for v in services[name]["volumes"]}
         assert mounts.get(services[name]["environment"]["MEDIA_ROOT"]) == "media", name
     assert {"pgdata", "redisdata", "media"} <= set(compose_config["volumes"])
@@ -602,7 +607,14 @@ def test_arbiter_manage_runs_manage_py_with_the_env_file(tmp_path):
     assert "cannot read" in missing.stderr and "none.env" in missing.stderr
 
 
-UNITS = ["arbiter-web", "arbiter-worker", "arbiter-worker@", "arbiter-beat", "arbiter-migrate"]
+UNITS = [
+    "arbiter-web",
+    "arbiter-worker",
+    "arbiter-worker@",
+    "arbiter-worker-small",
+    "arbiter-beat",
+    "arbiter-migrate",
+]
 
 
 def read_unit(name: str) -> configparser.ConfigParser:
@@ -643,9 +655,11 @@ def test_systemd_units_run_the_right_programs():
     web = read_unit("arbiter-web")["Service"]
     assert "--config /opt/arbiter/deploy/gunicorn.conf.py arbiter.wsgi" in web["ExecStart"]
     assert web["KillMode"] == "mixed"
-    for name in ("arbiter-worker", "arbiter-worker@"):
+    for name in ("arbiter-worker", "arbiter-worker@", "arbiter-worker-small"):
         worker = read_unit(name)["Service"]
         assert "--app=arbiter worker" in worker["ExecStart"]
+        queues = "${CELERY_QUEUE}-small" + ("" if name.endswith("small") else ",${CELERY_QUEUE}")
+        assert f"--queues={queues} " in worker["ExecStart"], name
         # Celery's warm shutdown: SIGTERM to the main process only, time to finish tasks.
         assert worker["KillMode"] == "mixed" and int(worker["TimeoutStopSec"]) >= 60
     assert "%i" in read_unit("arbiter-worker@")["Service"]["ExecStart"]

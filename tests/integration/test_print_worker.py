@@ -33,12 +33,13 @@ pytestmark = [
 def worker(tmp_path, settings):
     """A worker on a queue of its own, sharing the test database and media folder.
 
-    The queue is the default queue of both sides (CELERY_QUEUE), so the task that joins
-    the parts, sent by the worker itself, reaches the same worker.
+    The queue is the default queue of both sides (CELERY_QUEUE), and the worker takes the
+    small queue too, as deploy/ runs every worker: a round's slips go there.
     """
     queue = f"arbiter-print-{uuid.uuid4().hex[:8]}"
     previous = app.conf.task_default_queue
     app.conf.task_default_queue = queue
+    settings.PRINT_SMALL_QUEUE = f"{queue}-small"
     settings.MEDIA_ROOT = tmp_path
     db = connection.settings_dict
     env = {
@@ -58,7 +59,7 @@ def worker(tmp_path, settings):
             "--pool",
             "solo",
             "--queues",
-            queue,
+            f"{queue}-small,{queue}",
             "--loglevel",
             "WARNING",
             "--without-heartbeat",

@@ -287,8 +287,14 @@ class Topology:
         self._check_alive(process)
         return process
 
-    def start_worker(self, name: str = "worker", concurrency: int = 2) -> Process:
-        """A real ``celery worker``; returns once it has said it is ready."""
+    def start_worker(
+        self, name: str = "worker", concurrency: int = 2, queues: str = "arbiter-small,arbiter"
+    ) -> Process:
+        """A real ``celery worker``; returns once it has said it is ready.
+
+        It takes both queues, the small one first, as deploy/ runs every worker;
+        ``queues="arbiter-small"`` is deploy's worker for small jobs only.
+        """
         argv = [
             sys.executable,
             "-m",
@@ -303,7 +309,7 @@ class Topology:
             "--hostname",
             f"{name}-{uuid.uuid4().hex[:6]}@%h",
             "--queues",
-            "arbiter",
+            queues,
             "--without-gossip",
             "--without-mingle",
         ]
@@ -312,6 +318,29 @@ class Topology:
             lambda: re.search(r"\bready\b", process.output()) or self._died(process),
             60,
             f"celery worker {name} to be ready",
+        )
+        self._check_alive(process)
+        return process
+
+    def start_beat(self) -> Process:
+        """``celery beat`` sending the periodic tasks (its schedule file in the workdir)."""
+        argv = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "arbiter",
+            "beat",
+            "--loglevel",
+            "INFO",
+            "--schedule",
+            str(self.workdir / "celerybeat-schedule"),
+        ]
+        process = self._spawn("beat", argv, self.env)
+        wait_until(
+            lambda: "Starting..." in process.output() or self._died(process),
+            60,
+            "celery beat to start",
         )
         self._check_alive(process)
         return process
