@@ -345,7 +345,7 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    from tournaments.history import standings_rows
+    from tournaments.standings import standings_rows
 
     event = visible_event_or_404(request.user, event_id)
     return render(
