@@ -19,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.history import EventHistory
 from tournaments.models import Event
@@ -49,6 +51,23 @@ def standings_rows(event: Event) -> list[dict[str, Any]]:
         rows = EventHistory.read(event).standings_rows()
         cache.set(key, rows, settings.STANDINGS_CACHE_SECONDS)
     return rows
+
+
+def standings_table(event: Event) -> SafeString:
+    """The standings page's table as HTML, rendered once per results version.
+
+    Rendering a large field's rows costs more than computing them (2,000 rows: about
+    2 s), so the page caches its table too. It is the same for every viewer: it shows
+    the rows and nothing of who asks (the page around it does that).
+    """
+    key = f"{cache_key(event)}:table"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/_standings_table.html", {"rows": standings_rows(event)}
+        )
+        cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output, escaped as it rendered
 
 
 def public_rows(event: Event) -> list[dict[str, Any]]:

@@ -93,6 +93,19 @@ def test_an_ordinary_users_import_is_a_draft_that_only_they_see():
     assert owner.get(f"/events/{event.pk}/standings/").status_code == 200
 
 
+def test_the_drafts_page_tells_its_organiser_how_to_publish_it():
+    importer = make_user("mallory")
+    event_id = post(importer, big_document(4, 1)).json()["id"]
+    owner = Client()
+    owner.force_login(importer)
+    page = owner.get(f"/events/{event_id}/").content.decode()
+    assert "This event is a draft" in page and f"/events/{event_id}/edit/" in page
+    published = post(trusted("sam"), big_document(4, 1)).json()["id"]
+    sam = Client()
+    sam.force_login(type(importer).objects.get(username="sam"))
+    assert "This event is a draft" not in sam.get(f"/events/{published}/").content.decode()
+
+
 def test_the_draft_is_published_through_the_events_edit_page():
     """The message's way to publish works: the organiser sets the status and saves."""
     importer = make_user("mallory")

@@ -9,6 +9,7 @@ version, so the next request shows the new standings; nothing else recomputes th
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 
 from judging.penalties import issue_penalty, void_penalty
@@ -158,6 +159,18 @@ def _next_round(world):
     rounds.pair_next_round(world.event, world.organiser)
 
 
+def fresh_table(event: Event) -> str:
+    """The page's table rendered now from the rows, past any cache."""
+    rows = EventHistory.read(Event.objects.get(pk=event.pk)).standings_rows()
+    return render_to_string("tournaments/_standings_table.html", {"rows": rows})
+
+
+def page(event: Event) -> str:
+    response = Client().get(f"/events/{event.pk}/standings/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -177,9 +190,17 @@ def _next_round(world):
 def test_every_change_that_moves_the_standings_shows_at_once(world, change):
     event = world.event
     before = api_rows(event)
+    before_page = page(event)
     change(world)
     after = api_rows(event)
     assert after == fresh_rows(event)
+    assert fresh_table(event) in page(event)
+    if change not in (
+        _match_loss_voided,
+        _disqualified_then_reinstated,
+        _reinstated_between_matches,
+    ):
+        assert fresh_table(event) not in before_page
     if change not in (
         _match_loss_voided,
         _disqualified_then_reinstated,
