@@ -217,6 +217,20 @@ API_IMPORT_MAX_BODY_BYTES = e.env_int(ENV, "API_IMPORT_MAX_BODY_BYTES", 32 * 102
 # them is bounded by the row limit, not the budget.
 CARD_IMPORT_MAX_ROWS = e.env_int(ENV, "CARD_IMPORT_MAX_ROWS", 20_000)
 CARD_IMPORT_TIME_BUDGET = e.env_int(ENV, "CARD_IMPORT_TIME_BUDGET", 10)
+# What one import may hold (tournaments.interchange.limits), counted before the document is
+# checked: the first three for everybody, the _TRUSTED ones (the absolute bound, for
+# everybody too) for users with the tournaments.import_published_event permission and the
+# import_event command. A large real event (a regional of 2,000 over 20 rounds) fits the
+# first; past a limit the import is refused with a 413 naming it, nothing written.
+IMPORT_MAX_PLAYERS = e.env_int(ENV, "IMPORT_MAX_PLAYERS", 2_000)
+IMPORT_MAX_ROUNDS = e.env_int(ENV, "IMPORT_MAX_ROUNDS", 20)
+IMPORT_MAX_MATCHES = e.env_int(ENV, "IMPORT_MAX_MATCHES", 25_000)
+IMPORT_MAX_PLAYERS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_PLAYERS_TRUSTED", 20_000)
+IMPORT_MAX_ROUNDS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_ROUNDS_TRUSTED", 50)
+IMPORT_MAX_MATCHES_TRUSTED = e.env_int(ENV, "IMPORT_MAX_MATCHES_TRUSTED", 100_000)
+# Public standings are cached per results version (tournaments.standings); a version's
+# entry is dropped after this long unused (a change makes a new key at once).
+STANDINGS_CACHE_SECONDS = e.env_int(ENV, "STANDINGS_CACHE_SECONDS", 60 * 60)
 
 # The OpenAPI schema (/api/schema/) and its docs page (/api/docs/), Swagger UI served
 # from drf-spectacular-sidecar's files (nothing from a CDN; the page works offline).

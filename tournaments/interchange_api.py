@@ -2,7 +2,9 @@
 ``/api/v1/schemas/arbiter-event-1.json``: the interchange format over HTTP.
 
 Export is for the event's organisers and judges (and superusers); import is for any
-signed-in user, who becomes the new event's organiser; the schema is for anyone. The
+signed-in user, who becomes the new event's organiser: without the
+``tournaments.import_published_event`` permission the event is a draft and its size is
+bounded lower (``tournaments.interchange.limits``); the schema is for anyone. The
 import body is read and parsed here rather than by DRF's parsers (as in ``rulebook.api``)
 so that every way a body can be wrong becomes a 400 naming the problem, and so that the limit
 (``API_IMPORT_MAX_BODY_BYTES``, 32 MiB unless set) is ours rather than Django's 2.5 MB
@@ -15,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
+from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -31,6 +34,7 @@ from tournaments.interchange import (
     schema_bytes,
     schema_etag,
 )
+from tournaments.interchange.limits import ImportPolicy, ImportTooBig
 from tournaments.models import Event
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from web import jsonbody
@@ -99,8 +103,12 @@ class EventExportView(APIView):
 class EventImportView(APIView):
     """POST an ``arbiter-event/1`` document (as JSON, up to API_IMPORT_MAX_BODY_BYTES): a new event.
 
-    Any signed-in user may import; they become its organiser. 201 with the event's id
-    and page; 400 listing every problem in the file, with nothing written.
+    Any signed-in user may import; they become its organiser. Without the import
+    permission the event is a draft until they publish it, and its players, rounds and
+    matches are bounded by IMPORT_MAX_*; with it the file's status stands, within the
+    IMPORT_MAX_*_TRUSTED bound that holds for everybody. 201 with the event's id, page,
+    status and what to do next; 400 listing every problem in the file, 413 naming the
+    count past its limit, with nothing written.
     """
 
     permission_classes = [IsAuthenticated]
@@ -112,12 +120,25 @@ class EventImportView(APIView):
         tags=["events"],
         request=json_body(ref("ArbiterEvent")),
         responses=responses(
-            {201: (obj(["id", "url"], id=INT, url=STR), "Created; `Location` is its page.")},
+            {
+                201: (
+                    obj(
+                        ["id", "url", "status", "message"],
+                        id=INT,
+                        url=STR,
+                        status={**STR, "enum": Event.Status.values},
+                        message=STR,
+                    ),
+                    "Created; `Location` is its page. `status` is `draft` when the importer "
+                    "may not publish at once; `message` says how to publish it.",
+                )
+            },
             400,
             403,
             413,
             e400="Every problem in the document (field: its path), nothing written.",
-            e413="The body is over API_IMPORT_MAX_BODY_BYTES.",
+            e413="The body is over API_IMPORT_MAX_BODY_BYTES, or the document holds more "
+            "`players`, `rounds` or `matches` (the field) than the importer may import.",
         ),
     )
     def post(self, request: Request) -> Response:
@@ -129,13 +150,26 @@ class EventImportView(APIView):
         if problem:
             return _errors(400, [{"field": "(body)", "message": problem}])
         try:
-            event = import_event(document, request.user)
+            event = import_event(document, request.user, policy=ImportPolicy.for_user(request.user))
         except InterchangeError as exc:
             return _errors(
-                400, [{"field": p.path or None, "message": p.message} for p in exc.problems]
+                413 if isinstance(exc, ImportTooBig) else 400,
+                [{"field": p.path or None, "message": p.message} for p in exc.problems],
             )
         url = request.build_absolute_uri(event.get_absolute_url())
-        return Response({"id": event.pk, "url": url}, status=201, headers={"Location": url})
+        body = {"id": event.pk, "url": url, "status": event.status, "message": _next_step(event)}
+        return Response(body, status=201, headers={"Location": url})
+
+
+def _next_step(event: Event) -> str:
+    """What the importer reads: a draft is theirs alone until they publish it."""
+    if event.status != Event.Status.DRAFT:
+        return f"Imported as {event.get_status_display().lower()}: anyone can see it."
+    edit = reverse("tournaments:edit", args=[event.pk])
+    return (
+        "Imported as a draft: only its organisers see it. To publish it, open "
+        f"{edit} and set its status (open for registration, running or finished)."
+    )
 
 
 class SchemaJSONRenderer(JSONRenderer):

@@ -101,14 +101,37 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    results_version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves whenever the standings could: the cached standings are keyed on it.",
+    )
 
     objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "name"]
+        permissions = [
+            (
+                "import_published_event",
+                "Can import events that are public at once, within the higher import limits",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs) -> None:
+        """Saved whole (the admin), every field but ``results_version``: only
+        ``tournaments.standings.results_changed`` moves it, so a copy read before a result
+        cannot put back an older version (and with it standings cached for that one)."""
+        if kwargs.get("update_fields") is None and not self._state.adding:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "results_version"
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:event", args=[self.pk])

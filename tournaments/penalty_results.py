@@ -31,6 +31,7 @@ from django.db import transaction
 
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.results import games_of, locked_match, log_change, snapshot
+from tournaments.standings import results_changed
 from web.errors import ServiceError
 
 
@@ -202,6 +203,7 @@ def disqualify(player: Registration, match: Match | None, actor, cause: Cause) -
     player.status = Registration.Status.DROPPED
     player.dropped_after_round = last
     player.save(update_fields=["disqualified", "status", "dropped_after_round"])
+    results_changed(player.event_id)
     _log_event(
         player,
         actor,
@@ -229,6 +231,7 @@ def undo_disqualification(
     player.dropped_after_round = undo["dropped_after_round"]
     player.disqualified = undo["disqualified"]
     player.save(update_fields=["status", "dropped_after_round", "disqualified"])
+    results_changed(player.event_id)
     _log_event(player, actor, "reinstate", cause)
     left = []
     if "match" in undo and match is not None:

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
 from tournaments.models import Event, Match, Registration, ResultChange, Round
+from tournaments.standings import results_changed
 from web.errors import ServiceError
 
 
@@ -88,7 +89,11 @@ def snapshot(match: Match) -> dict:
 def log_change(
     match: Match, actor, action: str, before: dict, reason: str = "", source: str = ""
 ) -> ResultChange:
-    """Keep one change of the match's result: who, what it was, what it is now, and why."""
+    """Keep one change of the match's result: who, what it was, what it is now, and why.
+
+    Every result change comes through here, so here the cached standings learn of it.
+    """
+    results_changed(match.round.event_id)
     return ResultChange.objects.create(
         match=match,
         changed_by=actor,

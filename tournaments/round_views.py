@@ -345,11 +345,11 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    from tournaments.history import standings_rows
+    from tournaments.standings import standings_table
 
     event = visible_event_or_404(request.user, event_id)
     return render(
-        request, "tournaments/standings.html", {"event": event, "rows": standings_rows(event)}
+        request, "tournaments/standings.html", {"event": event, "table": standings_table(event)}
     )
 
 

@@ -16,6 +16,7 @@ from pairing import bracket, swiss
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.standings import results_changed
 from web.errors import ServiceError
 
 
@@ -120,6 +121,7 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
     round_.pairing_stats = result.stats
     round_.bye_reason = _with_names(result.bye_reason or "", registrations)
     round_.save(update_fields=["pairing_stats", "bye_reason"])
+    results_changed(round_.event_id)  # a bye is a win, and a new round a loss for latecomers
 
 
 def _with_names(text: str, registrations: dict[str, Registration]) -> str:

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Event, EventLog, EventRole, Registration
+from tournaments.standings import results_changed
 from web.errors import FieldError, ServiceError
 
 MAX_TABLE = 2_147_483_647  # the table pin's column ceiling (the API documents it)
@@ -106,6 +107,7 @@ def register_player(event: Event, user) -> Registration:
     taken = event.registrations.filter(status=Registration.Status.REGISTERED).count()
     full = event.registration_cap is not None and taken >= event.registration_cap
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
+    results_changed(event)  # a new player is a new row (once rounds exist)
     if existing:
         existing.status = status
         existing.save(update_fields=["status"])
@@ -124,6 +126,7 @@ def withdraw_player(event: Event, user) -> None:
         raise ServiceError("The event has started: ask the organiser to drop you.")
     was_seated = registration.status == Registration.Status.REGISTERED
     registration.delete()
+    results_changed(event)
     if was_seated:
         _promote_from_waiting_list(event)
 
@@ -195,6 +198,7 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
     registration.status = Registration.Status.DROPPED
     registration.dropped_after_round = _last_round_number(event)
     registration.save(update_fields=["status", "dropped_after_round"])
+    results_changed(event)
     EventLog.objects.create(
         event=event,
         round_number=registration.dropped_after_round or None,
@@ -239,6 +243,7 @@ def add_late_entry(
         )
     else:
         registration = Registration.objects.create(event=event, **fields)
+    results_changed(event)
     EventLog.objects.create(
         event=event,
         actor=actor,

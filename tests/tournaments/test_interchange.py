@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.core.management import CommandError, call_command
 from jsonschema import Draft202012Validator
 
@@ -31,6 +31,7 @@ from tournaments.interchange import (
     public_ids,
 )
 from tournaments.interchange import schema as interchange_schema
+from tournaments.interchange.limits import ImportPolicy
 from tournaments.models import (
     Event,
     EventLog,
@@ -108,6 +109,14 @@ def sample_document() -> dict:
 def row_counts() -> dict[str, int]:
     models = (Event, EventRole, Registration, Round, Match, EventLog)
     return {model.__name__: model.objects.count() for model in models}
+
+
+@pytest.fixture
+def organiser(organiser) -> User:
+    """Olive may publish imports (``tournaments.import_published_event``): these tests are
+    of the format, whose status stands for her (drafts: ``test_import_bounds``)."""
+    organiser.user_permissions.add(Permission.objects.get(codename="import_published_event"))
+    return User.objects.get(pk=organiser.pk)  # a fresh copy: permissions are cached
 
 
 def problems_of(document, actor=None) -> list[str]:
@@ -320,7 +329,7 @@ def test_export_writes_the_contract_shape(organiser):
 
 def test_export_import_export_gives_the_same_document(organiser, judge):
     first = export_event(import_event(sample_document(), organiser))
-    second = export_event(import_event(copy.deepcopy(first), judge))
+    second = export_event(import_event(copy.deepcopy(first), judge, policy=ImportPolicy.operator()))
     assert json.dumps(second, sort_keys=True) == json.dumps(first, sort_keys=True)
 
 
@@ -599,10 +608,20 @@ def test_sizes_are_capped():
     many["players"] = [{"id": f"p{i}", "name": "x"} for i in range(interchange.MAX_PLAYERS + 1)]
     many["rounds"] = []
     many["drops"] = []
-    assert problems_of(many) == ["players: holds 20001 players; the limit is 20000"]
+    with pytest.raises(InterchangeError) as caught:
+        interchange.check_document(many)
+    assert [str(p) for p in caught.value.problems] == [
+        "players: holds 20001 players; the limit is 20000"
+    ]
+    # Importing, the count is refused before the schema reads the file, as big as the format.
+    (refusal,) = problems_of(many)
+    assert refusal.startswith("players: This file has 20,001 players; an import may hold at most")
     long_ = small_document()
     long_["rounds"] = [{"number": n, "matches": []} for n in range(1, 52)]
-    assert "rounds: holds 51 rounds; the limit is 50" in problems_of(long_)
+    with pytest.raises(InterchangeError) as caught:
+        interchange.check_document(long_)
+    assert "rounds: holds 51 rounds; the limit is 50" in [str(p) for p in caught.value.problems]
+    assert problems_of(long_)[0].startswith("rounds: This file has 51 rounds")
 
 
 def test_a_hopeless_file_reports_a_bounded_list():

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.interchange.limits import ImportPolicy
 from tournaments.interchange.problems import raise_if_any
 from tournaments.interchange.rules import player_key, rule_findings, whole_number
 from tournaments.interchange.schema import FORMAT, schema_findings
@@ -148,14 +149,23 @@ def _settle_status(fields: dict[str, Any], rounds: list[_Round]) -> None:
 # --- writing -------------------------------------------------------------------------------
 
 
-def import_event(document: dict, actor) -> Event:
+def import_event(document: dict, actor, *, policy: ImportPolicy | None = None) -> Event:
     """Create an event from an ``arbiter-event/1`` document; all of it or nothing.
 
-    Raises InterchangeError listing every problem before anything is written. ``actor``
-    becomes the organiser; None (a command run without ``--organiser``) leaves the
-    event to superusers.
+    Raises InterchangeError listing every problem before anything is written: first a
+    count past the ``policy``'s limits (before the document is validated, so a huge file
+    costs nothing more), then every problem of the document. ``actor`` becomes the
+    organiser; None (a command run without ``--organiser``) leaves the event to
+    superusers. ``policy`` defaults to the actor's (``ImportPolicy.for_user``; no actor is
+    the site's operator): without the import permission the event is a draft, whatever
+    the file says, until they publish it.
     """
+    if policy is None:
+        policy = ImportPolicy.operator() if actor is None else ImportPolicy.for_user(actor)
+    policy.check_size(document)
     plan = check_document(document)
+    if not policy.keeps_status:
+        plan.event["status"] = Event.Status.DRAFT
     with transaction.atomic():
         event = _create_event(plan.event, actor)
         registration_pks = _create_registrations(event, plan.players)

@@ -1,0 +1,78 @@
+"""Standings as the site serves them: computed once per state of the event's results.
+
+A large event's standings cost seconds to compute, and the public pages ask for them on
+every request. Every service that can move them (a result, a drop, a late entry, a bye,
+a penalty's outcome, and their undoing) calls :func:`results_changed` in its own
+transaction, which moves ``Event.results_version``; the standings are cached under that
+version, so each state is computed once and a change shows on the next request.
+
+The cache holds the rows only, never who may see them: callers check the event's
+visibility first (``visible_event_or_404``, ``web.api.event_for``), and the rows are the
+same for everyone who may. Keys carry the event's creation time as well as its id, so
+an id used again (a database restored from an older dump) never meets older rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from tournaments.history import EventHistory
+from tournaments.models import Event
+
+
+def results_changed(event: Event | int) -> None:
+    """The standings of ``event`` may have moved: the next request computes them again.
+
+    Call it inside the transaction that makes the change, so the new version and the new
+    rows are seen together.
+    """
+    event_id = event if isinstance(event, int) else event.pk
+    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+
+
+def cache_key(event: Event) -> str:
+    """The event's standings under its current results version."""
+    created = event.created_at.timestamp() if event.created_at else 0
+    return f"standings:{event.pk}:{created:.6f}:{event.results_version}"
+
+
+def standings_rows(event: Event) -> list[dict[str, Any]]:
+    """The event's current standings rows (with ``registration``), cached per results
+    version; ``event`` must have been read after the last change it should show."""
+    key = cache_key(event)
+    rows = cache.get(key)
+    if rows is None:
+        rows = EventHistory.read(event).standings_rows()
+        cache.set(key, rows, settings.STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def standings_table(event: Event) -> SafeString:
+    """The standings page's table as HTML, rendered once per results version.
+
+    Rendering a large field's rows costs more than computing them (2,000 rows: about
+    2 s), so the page caches its table too. It is the same for every viewer: it shows
+    the rows and nothing of who asks (the page around it does that).
+    """
+    key = f"{cache_key(event)}:table"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/_standings_table.html", {"rows": standings_rows(event)}
+        )
+        cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output, escaped as it rendered
+
+
+def public_rows(event: Event) -> list[dict[str, Any]]:
+    """The event's standings exactly as the contract shows them (no internal keys)."""
+    return [
+        {key: value for key, value in row.items() if key != "registration"}
+        for row in standings_rows(event)
+    ]
