@@ -3,6 +3,21 @@ from django.contrib import admin
 from tournaments.models import Event, EventLog, EventRole, Match, Registration, ResultChange, Round
 
 
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Shown for inspection, never changed here: players, rounds and results change only
+    through tournaments' services, which log each change and tell the standings' cache.
+    An edit in the admin would do neither."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class EventRoleInline(admin.TabularInline):
     model = EventRole
     extra = 0
@@ -27,7 +42,7 @@ class EventRoleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(ViewOnlyAdmin):
     list_display = [
         "__str__",
         "user",
@@ -44,7 +59,7 @@ class RegistrationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ViewOnlyAdmin):
     list_display = ["event", "number", "kind", "status", "paired_at", "started_at", "closed_at"]
     list_filter = ["kind", "status", "event"]
     search_fields = ["event__name"]
@@ -52,7 +67,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ViewOnlyAdmin):
     list_display = [
         "round",
         "table",
@@ -74,7 +89,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultChange)
-class ResultChangeAdmin(admin.ModelAdmin):
+class ResultChangeAdmin(ViewOnlyAdmin):
     list_display = ["changed_at", "match", "action", "changed_by", "source", "reason"]
     list_filter = ["action"]
     search_fields = ["reason", "source"]
@@ -82,7 +97,7 @@ class ResultChangeAdmin(admin.ModelAdmin):
 
 
 @admin.register(EventLog)
-class EventLogAdmin(admin.ModelAdmin):
+class EventLogAdmin(ViewOnlyAdmin):
     list_display = ["at", "event", "action", "round_number", "actor", "reason"]
     list_filter = ["action", "event"]
     search_fields = ["reason", "event__name"]
