@@ -17,6 +17,7 @@ from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from web.errors import ServiceError
+from web.inputs import limited
 
 
 def suggested_swiss_rounds(players: int) -> int:
@@ -156,6 +157,7 @@ def _results_entered(round_: Round) -> bool:
 @transaction.atomic
 def repair_round(round_: Round, actor, reason: str) -> Round:
     """Pair the round again with a fresh draw; only before any result is in."""
+    limited("reason", reason)
     _locked(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
@@ -193,6 +195,7 @@ def _pair_list(round_: Round) -> list:
 @transaction.atomic
 def swap_players(round_: Round, first: Registration, second: Registration, actor, reason: str):
     """Exchange two players' seats (e.g. a pairing mistake spotted at the table)."""
+    limited("reason", reason)
     _locked(round_.event)
     if not reason.strip():
         raise ServiceError("Give a reason for the swap: it is logged.")

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl
 
 from web.errors import FieldError, ServiceError
 
+MAX_NOTE = 2_000  # a reason, a note, a question: a sentence or two for the log
 MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
 MAX_DIGITS = 30  # longer digit strings are refused unread (int() of them is slow)
 _WHOLE = re.compile(r"[0-9]{1,9}")
@@ -114,6 +115,17 @@ def form_fields(lists: Iterable[tuple[str, list[Any]]]) -> dict[str, Any]:
     """A form's (field, values) pairs (``QueryDict.lists()``) as a JSON body holds them:
     one value as itself, a repeated field as a list."""
     return {key: values[0] if len(values) == 1 else list(values) for key, values in lists}
+
+
+def limited(field: str, text: str, max_length: int = MAX_NOTE) -> str:
+    """``text`` if it has at most ``max_length`` characters, else a ServiceError naming
+    the field and the limit. Services call it, so a page's form (which hands them what
+    it was sent) and the API are held to the same limit, before the database."""
+    if len(text) > max_length:
+        raise ServiceError(
+            f"{field} is {len(text):,} characters long; keep it to {max_length:,}.", field
+        )
+    return text
 
 
 def _words(choices: Collection[str]) -> str:
