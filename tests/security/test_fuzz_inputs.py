@@ -35,12 +35,19 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.shortcuts import resolve_url
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_user, snapshot
-from tests.security.fuzz_endpoints import Endpoint, endpoints, forms_in_page, schema_operations
+from tests.security.fuzz_endpoints import (
+    NOT_FIELDS,
+    Endpoint,
+    endpoints,
+    forms_in_page,
+    schema_operations,
+)
 from tests.security.test_access_table import default_params, fill, site_urls
 from tests.tournaments.test_interchange import small_document
 
@@ -280,7 +287,7 @@ def fingerprint() -> tuple:
 
 TALLY: Counter = Counter()
 REACHED: dict[str, set] = {"endpoints": set(), "fields": set(), "roles": set()}
-CRASHES: list[str] = []
+CRASHES: set[tuple[str, str, str, str]] = set()  # (URL name, method, path, role)
 
 
 @pytest.fixture(scope="module")
@@ -322,7 +329,7 @@ def plausible_values(w) -> dict[str, list[Any]]:
         "game": ["iacta", "1", 1],
         "infraction": ["slow_play"],
         "kind": ["pairings", "standings"],
-        "username": ["ravi", "stranger", "pat"],
+        "username": ["stranger", "ravi", "pat"],
         "name": ["Late Comer"],
         "reason": ["Late arrival"],
         "notes": ["Slow."],
@@ -381,7 +388,7 @@ def pages(shared_world, people, django_db_blocker) -> dict[tuple[str, str], list
 def endpoint_values(target: Endpoint, pages: dict, world) -> dict[str, list[Any]]:
     """Each field's plausible values: the page's own, the schema's enums, the world's."""
     from_pages = pages.get((target.key, target.method), [])
-    names = set(target.fields) | {name for name, _, _ in from_pages}
+    names = (set(target.fields) | {name for name, _, _ in from_pages}) - NOT_FIELDS
     general = plausible_values(world)
     values: dict[str, list[Any]] = {}
     for name in sorted(names):
@@ -399,12 +406,13 @@ def endpoint_values(target: Endpoint, pages: dict, world) -> dict[str, list[Any]
     return values
 
 
-def concrete_path(target: Endpoint, world, draw) -> str:
-    """The endpoint's path with real ids (and, for enumerated parts, one drawn value)."""
+def concrete_path(target: Endpoint, world, choose) -> str:
+    """The endpoint's path with real ids; ``choose`` picks among the values of enumerated
+    parts (a round's or a match's action) and whose decklist."""
     params = {k: str(v) for k, v in default_params(world).items()}
-    params["who"] = draw(st.sampled_from(["mine", str(world.rival_registration.pk)]))
+    params["who"] = choose(["mine", str(world.rival_registration.pk)])
     for name, choices in target.path_values.items():
-        params[name] = draw(st.sampled_from(choices))
+        params[name] = choose(choices)
     if target.api:
         path = target.route
         for name, value in params.items():
@@ -448,7 +456,8 @@ def summary(request):
         "endpoints": len(REACHED["endpoints"]),
         "fields": len(REACHED["fields"]),
         "roles": len(REACHED["roles"]),
-        "5xx": TALLY["5xx"],
+        "5xx": TALLY["5xx"],  # responses, Hypothesis' replays of a failure included
+        "cases_with_a_5xx": len(CRASHES),
         "refused_with_a_change": TALLY["changed"],
         "status_codes": {k[7:]: v for k, v in sorted(TALLY.items()) if k.startswith("status:")},
     }
@@ -461,17 +470,83 @@ def summary(request):
         reporter.write_line(f"\ninput fuzz: {json.dumps(counts)}")
 
 
+def sign_in(client: Client, user: User | None) -> tuple:
+    """Sign the client in once per test, outside any example's savepoint; the database's
+    fingerprint then, which every rolled-back example starts from."""
+    if not hasattr(client, "fuzz_start"):
+        if user is not None:
+            client.force_login(user)
+        client.fuzz_start = fingerprint()
+    client.raise_request_exception = True
+    return client.fuzz_start
+
+
+def attempt(client, target: Endpoint, path: str, role: str, fields: dict, **how) -> tuple:
+    """Send one request in a savepoint rolled back after it; fail on a 5xx, or on a refusal
+    (4xx) that changed the database. The status code and the redirect's target."""
+    before = client.fuzz_start
+    with transaction.atomic():
+        crash, location = None, ""
+        try:
+            response = send(client, target, path, fields, how.get("files", {}), how["as_json"])
+            status, location = response.status_code, response.get("Location", "")
+        except Exception:  # the test client re-raises a view's exception: that is the 500
+            status, crash = 500, traceback.format_exc()
+        changed = 400 <= status < 500 and fingerprint() != before
+        transaction.set_rollback(True)
+    TALLY["requests"] += 1
+    TALLY["fuzzed"] += 1
+    TALLY[f"status:{status}"] += 1
+    REACHED["endpoints"].add((target.key, target.method, target.route))
+    REACHED["fields"].update((target.key, target.method, target.route, f) for f in fields)
+    REACHED["roles"].add(role)
+    shown = f"{target.method.upper()} {path} as {role} with {fields!r:.600}"
+    if status >= 500:
+        TALLY["5xx"] += 1
+        CRASHES.add((target.key, target.method, target.route, role))
+    assert status < 500, f"{shown}: {status}\n{crash or ''}"
+    if changed:
+        TALLY["changed"] += 1
+    assert not changed, f"{shown}: refused ({status}) yet the database changed"
+    return status, location
+
+
+REFUSED = (401, 403, 405)
+
+
+@pytest.mark.parametrize(("target", "role"), CASES)
+def test_each_field_alone_with_a_hostile_value(w, people, pages, client, target, role):
+    """Deterministic sweep: one field at a time is 10,000 characters, then another hostile
+    value (a different one per role), every other field plausible, so the hostile value
+    gets past the other fields' checks and reaches the code that uses it. A role the
+    endpoint refuses outright gets one request with every field hostile instead."""
+    sign_in(client, people[role])
+    values = endpoint_values(target, pages, w)
+    base = {name: listed[0] for name, listed in values.items() if listed}
+    files = {name: FILES[0] for name in target.files}
+    as_json = target.api
+    turn = ROLES.index(role)
+    path = concrete_path(target, w, lambda options: options[turn % len(options)])
+    status, location = attempt(client, target, path, role, base, files=files, as_json=as_json)
+    if status in REFUSED or (status == 302 and location.startswith(resolve_url("login"))):
+        hostile = dict.fromkeys(values, CORE[turn % len(CORE)])
+        attempt(client, target, path, role, hostile, files=files, as_json=as_json)
+        return
+    for index, name in enumerate(sorted(values)):
+        rotating = CORE[(index + turn) % len(CORE)]
+        for value in dict.fromkeys(["x" * 10_000, rotating]):
+            fields = {**base, name: value}
+            attempt(client, target, path, role, fields, files=files, as_json=as_json)
+
+
 @pytest.mark.parametrize(("target", "role"), CASES)
 @FUZZ
 @given(data=st.data())
 def test_no_input_is_a_server_error_or_a_half_refusal(w, people, pages, client, target, role, data):
-    user = people[role]
-    if not hasattr(client, "fuzz_start"):  # the first example: outside its savepoint
-        if user is not None:
-            client.force_login(user)
-        # Every example's savepoint is rolled back, so each starts from this state.
-        client.fuzz_start = fingerprint()
-    client.raise_request_exception = True
+    """Hypothesis: each example a theme among the hostile values, put into any of the
+    fields, with plausible values, nested documents with the theme inside, other hostile
+    values and missing fields around it; JSON or form-encoded for the API."""
+    sign_in(client, people[role])
     values = endpoint_values(target, pages, w)
     theme = data.draw(st.sampled_from(CORE) | (HOSTILE_JSON if target.api else HOSTILE_TEXT))
     fields: dict[str, Any] = {}
@@ -481,31 +556,10 @@ def test_no_input_is_a_server_error_or_a_half_refusal(w, people, pages, client, 
             fields[name] = value
     files = {name: data.draw(st.sampled_from(FILES), label=name) for name in target.files}
     as_json = data.draw(st.booleans(), label="json") if target.api else False
-    path = concrete_path(target, w, data.draw)
-    before = client.fuzz_start
-    with transaction.atomic():
-        crash = None
-        try:
-            response = send(client, target, path, fields, files, as_json or target.method == "put")
-            status = response.status_code
-        except Exception:  # the test client re-raises a view's exception: that is the 500
-            status, crash = 500, traceback.format_exc()
-        changed = 400 <= status < 500 and fingerprint() != before
-        transaction.set_rollback(True)
-    TALLY["requests"] += 1
-    TALLY["fuzzed"] += 1
-    TALLY[f"status:{status}"] += 1
-    REACHED["endpoints"].add((target.key, target.method, target.route))
-    REACHED["fields"].update((target.key, target.method, target.route, f) for f in values)
-    REACHED["roles"].add(role)
-    shown = f"{target.method.upper()} {path} as {role} with {fields!r:.600}"
-    if status >= 500:
-        TALLY["5xx"] += 1
-        CRASHES.append(shown)
-    assert status < 500, f"{shown}: {status}\n{crash or ''}"
-    if changed:
-        TALLY["changed"] += 1
-    assert not changed, f"{shown}: refused ({status}) yet the database changed"
+    path = concrete_path(target, w, lambda options: data.draw(st.sampled_from(options)))
+    attempt(
+        client, target, path, role, fields, files=files, as_json=as_json or target.method == "put"
+    )
 
 
 def test_every_form_on_a_page_is_fuzzed(pages):
