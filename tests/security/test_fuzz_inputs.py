@@ -14,7 +14,7 @@ It fails on any 5xx, and on a refused request (4xx) after which the database dif
 contents). Each example runs in a savepoint rolled back afterwards, so every one starts
 from the same world. Hypothesis is derandomised: every run sends the same requests.
 
-``ARBITER_FUZZ_EXAMPLES`` sets the examples per (endpoint, role) (default 4); the counts
+``ARBITER_FUZZ_EXAMPLES`` sets the examples per (endpoint, role) (default 3); the counts
 (requests, endpoints, fields, roles, 5xx) are printed at the end of the module and written
 to ``var/fuzz-summary.json``.
 """
@@ -52,7 +52,7 @@ from tests.security.test_access_table import default_params, fill, site_urls
 from tests.tournaments.test_interchange import small_document
 
 ROLES = ("anonymous", "stranger", "player", "judge", "organiser", "superuser")
-EXAMPLES = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "3"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     derandomize=True,
@@ -465,9 +465,11 @@ def summary(request):
     path = SUMMARY.with_name(f"fuzz-summary-{worker}.json") if worker else SUMMARY
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(counts, indent=1) + "\n")
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"\ninput fuzz: {json.dumps(counts)}")
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(f"\ninput fuzz: {json.dumps(counts)}")
 
 
 def sign_in(client: Client, user: User | None) -> tuple:
