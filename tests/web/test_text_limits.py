@@ -4,7 +4,7 @@ is written."""
 
 import pytest
 
-from tests.conftest import make_event, snapshot
+from tests.conftest import PASSWORD, make_event, snapshot
 from tournaments import rounds
 from tournaments.models import Registration
 
@@ -70,3 +70,18 @@ def test_a_reason_past_2000_characters_is_refused_by_every_form_that_takes_one(c
     assert any(
         "reason is 2,001 characters long; keep it to 2,000" in m for m in messages_of(response)
     )
+
+
+def test_a_log_in_with_a_username_past_150_characters_is_the_forms_error(client, organiser):
+    """django-axes stored the name of a failed log-in in a 255-character column: 10,000
+    characters were a 500 on PostgreSQL (found by the input fuzz). Now no log-in is tried."""
+    from axes.models import AccessAttempt
+
+    response = client.post("/accounts/login/", {"username": "u" * 10_000, "password": "x"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    signed_in = client.post(
+        "/accounts/login/", {"username": organiser.username, "password": PASSWORD}
+    )
+    assert signed_in.status_code == 302
