@@ -1,6 +1,7 @@
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.core.validators import MaxLengthValidator
 
 from accounts import ratelimit, services
 
@@ -32,3 +33,18 @@ class LimitedPasswordResetForm(PasswordResetForm):
         for user in super().get_users(email):
             if ratelimit.hit(services.reset_limit_per_account(), f"user:{user.pk}"):
                 yield user
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with the username held to its column's length.
+
+    Django's form only sets ``max_length`` on the field (no validator), so any length
+    reached ``authenticate`` and django-axes, which stores the name of a failed log-in
+    in a 255-character column: a longer one was a 500 on PostgreSQL. Now it is the
+    form's error, and no log-in is attempted.
+    """
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))

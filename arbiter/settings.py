@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A NUL or lone surrogate in a query string or form field: a 400 naming the field.
+    "web.middleware.UnusableInputMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -21,6 +21,7 @@ from rules_engine import PayloadError, adjudicate
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from web.errors import FieldError, ServiceError
+from web.inputs import limited
 
 DECK_GAMES = ("iacta", "dataclysm")  # Superjack decks are the standard 40 cards
 
@@ -216,6 +217,7 @@ def why_not_legal(report: DeckReport) -> list[dict]:
 
 @transaction.atomic
 def unlock_decklist(decklist: Decklist, actor, reason: str) -> Decklist:
+    limited("reason", reason)
     if not reason.strip():
         raise ServiceError("Give a reason for unlocking the decklist: it is logged.")
     decklist = Decklist.objects.select_for_update().get(pk=decklist.pk)

@@ -42,6 +42,7 @@ from tournaments.match_games import InvalidResult, check_game_number
 from tournaments.models import Event, Match, Registration
 from tournaments.penalty_results import Cause, Left, Leftover
 from web.errors import ServiceError
+from web.inputs import limited
 
 GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
 MAX_PER_MATCH = 199  # the penalties question takes at most 200
@@ -158,6 +159,7 @@ def issue_penalty(
     notes: str = "",
 ) -> Penalty:
     """Record a penalty and apply what it escalates to, all in one transaction."""
+    limited("notes", notes)
     check_infraction(infraction)
     player = Registration.objects.select_related("event").get(pk=player.pk)
     check_player_in_match(player, match)
@@ -182,6 +184,7 @@ def issue_penalty(
 @transaction.atomic
 def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     """Void a penalty and undo what it caused; returns what must be put right by hand."""
+    limited("reason", reason)
     if not reason.strip():
         raise ServiceError("Give a reason for voiding the penalty: it stays in the record.")
     penalty_results.lock_for_penalty(penalty.player, penalty.match)

@@ -41,7 +41,7 @@ from web import jsonbody
 from web.inputs import Reader
 from web.jsonbody import BodyError
 from web.openapi import ANY_OBJECT, INT, STR, json_body, obj, ref, responses
-from web.parsers import UnreadBody, unusable_value
+from web.parsers import UnreadBody
 
 
 def _errors(status: int, errors: list[dict[str, Any]]) -> Response:
@@ -146,9 +146,6 @@ class EventImportView(APIView):
             document = read_json_body(request)
         except BodyError as exc:
             return _errors(exc.status, [{"field": exc.field or "(body)", "message": str(exc)}])
-        problem = unusable_value(document)
-        if problem:
-            return _errors(400, [{"field": "(body)", "message": problem}])
         try:
             event = import_event(document, request.user, policy=ImportPolicy.for_user(request.user))
         except InterchangeError as exc:

@@ -15,6 +15,7 @@ from tournaments.match_games import InvalidResult, MatchGames, Score, check_scor
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.standings import results_changed
 from web.errors import ServiceError
+from web.inputs import limited
 
 
 def parse_score(text: str) -> Score:
@@ -163,6 +164,7 @@ def confirm_result(match: Match, confirmer: Registration, actor) -> Match:
 @transaction.atomic
 def dispute_result(match: Match, disputer: Registration, actor, reason: str = "") -> Match:
     """The opponent disagrees with the report: the match goes to the judges' queue."""
+    limited("reason", reason)
     match = locked_match(match)
     _check_open(match)
     if match.status != Match.Status.REPORTED or disputer.pk == match.reported_by_id:
@@ -179,6 +181,7 @@ def dispute_result(match: Match, disputer: Registration, actor, reason: str = ""
 @transaction.atomic
 def enter_result(match: Match, score: Score, actor, reason: str = "") -> Match:
     """Staff enter or correct a result, in any state; a closed round needs a reason."""
+    limited("reason", reason)
     match = locked_match(match)
     if match.is_bye:
         raise ServiceError("A bye needs no result.")

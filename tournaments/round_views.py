@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -144,8 +144,9 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     else:
         messages.success(request, f"Table {match.table}: result saved.")
     back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
-        return redirect(back)
+    # Only a path on this site: redirect() would read any other word as a URL name.
+    if back.startswith("/") and url_has_allowed_host_and_scheme(back, {request.get_host()}):
+        return HttpResponseRedirect(back)
     return redirect("tournaments:manage", event.pk)
 
 

@@ -18,6 +18,7 @@ from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.standings import results_changed
 from web.errors import ServiceError
+from web.inputs import limited
 
 
 def suggested_swiss_rounds(players: int) -> int:
@@ -158,6 +159,7 @@ def _results_entered(round_: Round) -> bool:
 @transaction.atomic
 def repair_round(round_: Round, actor, reason: str) -> Round:
     """Pair the round again with a fresh draw; only before any result is in."""
+    limited("reason", reason)
     _locked(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
@@ -195,6 +197,7 @@ def _pair_list(round_: Round) -> list:
 @transaction.atomic
 def swap_players(round_: Round, first: Registration, second: Registration, actor, reason: str):
     """Exchange two players' seats (e.g. a pairing mistake spotted at the table)."""
+    limited("reason", reason)
     _locked(round_.event)
     if not reason.strip():
         raise ServiceError("Give a reason for the swap: it is logged.")

@@ -15,6 +15,7 @@ from django.db import transaction
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.standings import results_changed
 from web.errors import FieldError, ServiceError
+from web.inputs import limited
 
 MAX_TABLE = 2_147_483_647  # the table pin's column ceiling (the API documents it)
 TABLE_PIN_RULE = f"A table pin is a table number from 1 to {MAX_TABLE:,}, or empty to clear it."
@@ -191,6 +192,7 @@ def check_in(event: Event, registration_ids: list[int], actor) -> int:
 @transaction.atomic
 def drop_player(event: Event, registration: Registration, actor, reason: str = "") -> Registration:
     """Drop a player from the next round on: a round already paired is still theirs to play."""
+    limited("reason", reason)
     event = Event.objects.select_for_update().get(pk=event.pk)
     registration = Registration.objects.select_for_update().get(pk=registration.pk, event=event)
     if registration.status == Registration.Status.DROPPED:
@@ -218,6 +220,8 @@ def add_late_entry(
 
     The player is an account (``user``, or found by ``username``) or just a name.
     """
+    limited("username", username.strip(), get_user_model()._meta.get_field("username").max_length)
+    limited("name", name.strip(), Registration._meta.get_field("name").max_length)
     if user is None and username.strip():
         user = _account_called(username)
     event = Event.objects.select_for_update().get(pk=event.pk)

@@ -3,19 +3,24 @@
 Every API reads its fields through :class:`Reader`, so a field means the same thing
 everywhere: an id is ASCII digits naming a positive number (``str.isdigit`` also
 accepts "²", which ``int`` cannot read), text has a length limit and no NUL (which
-PostgreSQL cannot store), and every field that is wrong is reported, each naming
-itself, in one :class:`~web.errors.ServiceError`, so the client fixes them all at once
-and nothing is written. Nothing here uses Django.
+PostgreSQL cannot store) or lone surrogate (which is not text), and every field that
+is wrong is reported, each naming itself, in one :class:`~web.errors.ServiceError`, so
+the client fixes them all at once and nothing is written. :func:`unusable_at` is the
+one walk over a whole parsed body (JSON or form) that every body reader makes first.
+Nothing here uses Django.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from web.errors import FieldError, ServiceError
 
+MAX_NOTE = 2_000  # a reason, a note, a question: a sentence or two for the log
 MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
 MAX_DIGITS = 30  # longer digit strings are refused unread (int() of them is slow)
 _WHOLE = re.compile(r"[0-9]{1,9}")
@@ -43,6 +48,84 @@ def _as_integer(value: Any) -> int | None:
         found = _INTEGER.fullmatch(value)
         return int(found.group(1)) if found else None
     return None
+
+
+# JSON may escape half of a UTF-16 pair ("\ud800") alone; Python keeps it, and it then
+# fails wherever the text is encoded (the database, the response). NUL ("\u0000") is text
+# to Python and JSON but PostgreSQL's text and jsonb columns refuse it; "1e999" reads as
+# an infinite float, which breaks arithmetic and ids. All are refused on arrival.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text_problem(field: str, text: str) -> str | None:
+    """Why ``text`` (the value of ``field``) cannot be stored or shown, or None."""
+    if _LONE_SURROGATE.search(text):
+        return (
+            f"{field} is not text: it holds a lone UTF-16 surrogate (an escape like \\ud800"
+            " without its pair) or bytes that are not UTF-8."
+        )
+    if "\x00" in text:
+        return f"{field} may not contain NUL characters (\\u0000)."
+    return None
+
+
+def unusable_at(value: Any) -> FieldError | None:
+    """The first text, key or number of a parsed body that cannot be used, or None.
+
+    The one walk every reader of a body makes (the API's parsers, the import, the rules
+    API, the pages that read JSON, form bodies): the problem, its ``field`` the path to
+    the value ("players[0].name"; "(body)" for the body itself or a key of it).
+    """
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        where = path or "(body)"
+        if isinstance(item, str):
+            problem = text_problem(where, item)
+            if problem:
+                return FieldError(field=where, message=problem)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return FieldError(field=where, message=f"{where} is a number too large to be used.")
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                problem = text_problem(f"A key in {where}", key) if isinstance(key, str) else None
+                if problem:
+                    return FieldError(field=where, message=problem)
+                stack.append((f"{path}.{key}" if path else str(key), child))
+        elif isinstance(item, list | tuple):
+            stack.extend((f"{path}[{i}]", child) for i, child in enumerate(item))
+    return None
+
+
+def urlencoded_fields(encoded: str) -> dict[str, Any]:
+    """The fields of a query string or URL-encoded form, for :func:`unusable_at`.
+
+    Django decodes bytes that are not UTF-8 (``%ED%A0%80``, a surrogate's bytes) to
+    U+FFFD without a word; read here, they stay lone surrogates, so the field is named.
+    A repeated field is a list, as in a JSON body.
+    """
+    pairs = parse_qsl(encoded, keep_blank_values=True, errors="surrogateescape")
+    listed: dict[str, list[str]] = {}
+    for key, value in pairs:
+        listed.setdefault(key, []).append(value)
+    return form_fields(listed.items())
+
+
+def form_fields(lists: Iterable[tuple[str, list[Any]]]) -> dict[str, Any]:
+    """A form's (field, values) pairs (``QueryDict.lists()``) as a JSON body holds them:
+    one value as itself, a repeated field as a list."""
+    return {key: values[0] if len(values) == 1 else list(values) for key, values in lists}
+
+
+def limited(field: str, text: str, max_length: int = MAX_NOTE) -> str:
+    """``text`` if it has at most ``max_length`` characters, else a ServiceError naming
+    the field and the limit. Services call it, so a page's form (which hands them what
+    it was sent) and the API are held to the same limit, before the database."""
+    if len(text) > max_length:
+        raise ServiceError(
+            f"{field} is {len(text):,} characters long; keep it to {max_length:,}.", field
+        )
+    return text
 
 
 def _words(choices: Collection[str]) -> str:
@@ -164,8 +247,9 @@ class Reader:
             return ""
         if strip:
             value = value.strip()
-        if "\x00" in value:
-            self.fail(field, f"{field} may not contain NUL characters (\\u0000).")
+        problem = text_problem(field, value)
+        if problem:
+            self.fail(field, problem)
             return ""
         if max_length is not None and len(value) > max_length:
             self.fail(

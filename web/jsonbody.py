@@ -2,16 +2,18 @@
 
 DRF's parsers turn some bad bodies into 500s (NaN, nesting deep enough to recurse,
 integers too long to parse) and read without a limit; these helpers refuse an
-oversized body before reading it and name the problem in every other case.
+oversized body before reading it and name the problem in every other case, including
+values that parse but cannot be used (``unusable_at``).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django.http import HttpRequest, UnreadablePostError
+
+from web.inputs import unusable_at
 
 
 class BodyError(Exception):
@@ -25,30 +27,6 @@ class BodyError(Exception):
 
 def _reject_constant(name: str) -> Any:
     raise BodyError(f"{name} is not valid JSON: numbers must be finite.")
-
-
-# JSON may escape half of a UTF-16 pair ("\ud800") alone; Python keeps it, and it then
-# fails wherever the text is encoded (the database, the response): refuse it on arrival.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def lone_surrogate_at(value: Any) -> str | None:
-    """The path of the first text (or key) holding a lone surrogate, or None."""
-    stack: list[tuple[str, Any]] = [("", value)]
-    while stack:
-        path, item = stack.pop()
-        if isinstance(item, str):
-            if _LONE_SURROGATE.search(item):
-                return path or "(body)"
-        elif isinstance(item, dict):
-            for key, child in item.items():
-                where = f"{path}.{key}" if path else str(key)
-                if isinstance(key, str) and _LONE_SURROGATE.search(key):
-                    return path or "(body)"
-                stack.append((where, child))
-        elif isinstance(item, list):
-            stack.extend((f"{path}[{i}]", child) for i, child in enumerate(item))
-    return None
 
 
 def _too_big(limit: int, size: int | None, status: int) -> BodyError:
@@ -76,13 +54,9 @@ def parse_json(raw: bytes, *, limit: int, expected: str, too_big_status: int = 4
         raise BodyError("The body is nested too deeply.") from None
     except ValueError as exc:  # e.g. an integer with more digits than Python will parse
         raise BodyError(f"The body is not a usable JSON value: {exc}") from None
-    where = lone_surrogate_at(value)
-    if where is not None:
-        raise BodyError(
-            f"{where} holds a lone UTF-16 surrogate (an escape like \\ud800 without its"
-            " pair): it is not text.",
-            field=where,
-        )
+    problem = unusable_at(value)
+    if problem is not None:
+        raise BodyError(problem["message"], field=problem["field"])
     return value
 
 

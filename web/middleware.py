@@ -17,7 +17,11 @@ from typing import Any
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
+
+from web.errors import FieldError
+from web.inputs import form_fields, unusable_at, urlencoded_fields
 
 log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 10
@@ -79,3 +83,39 @@ class DatabaseUnavailableMiddleware:
             return None
         log.warning("database unavailable for %s %s: %s", request.method, request.path, exception)
         return service_unavailable(request, DATABASE_DOWN, "The database is unavailable")
+
+
+class UnusableInputMiddleware:
+    """A query string or form field holding a NUL or a lone surrogate is a 400 naming it.
+
+    Pages read ``request.POST`` and ``request.GET`` themselves, so the walk every body
+    reader makes (``web.inputs.unusable_at``) is made here once for all of them, before
+    any view: PostgreSQL refuses NUL in text (a 500 wherever it reached a query). API
+    bodies are the API's parsers' to read (with their size limits); their query strings
+    are checked here too. After the CSRF check, so a forged post is refused as such.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> HttpResponse | None:
+        api = request.path.startswith("/api/")
+        problem = unusable_at(urlencoded_fields(request.META.get("QUERY_STRING", "")))
+        if problem is None and not api and request.method == "POST":
+            problem = _form_problem(request)
+        if problem is None:
+            return None
+        if api:
+            return JsonResponse({"errors": [problem]}, status=400)
+        return render(request, "400.html", {"reason": problem["message"]}, status=400)
+
+
+def _form_problem(request: HttpRequest) -> FieldError | None:
+    """What is wrong with a posted form's fields: read from the raw body when URL-encoded
+    (bytes that are not UTF-8 show), else (multipart) from Django's parse of it."""
+    if request.content_type == "application/x-www-form-urlencoded":
+        return unusable_at(urlencoded_fields(request.body.decode("latin-1")))
+    return unusable_at(form_fields(request.POST.lists()))

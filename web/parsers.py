@@ -4,7 +4,8 @@ DRF's own parsers read a body of any size into memory. These check the declared
 ``Content-Length`` first and never read more than the limit plus one byte, answering
 413 naming the limit; malformed JSON is a 400 naming the problem (via
 ``web.jsonbody``, which also turns NaN, deep nesting and huge integers into 400s
-rather than 500s).
+rather than 500s). JSON and form bodies alike then pass ``web.inputs.unusable_at``: a
+lone surrogate, a NUL or an infinite number is a 400 naming the field.
 
 The limit is ``settings.API_MAX_BODY_BYTES``; a view may set ``max_body_bytes`` to
 allow more (or less).
@@ -12,7 +13,6 @@ allow more (or less).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +22,7 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 
 from web import jsonbody
+from web.inputs import form_fields, unusable_at, urlencoded_fields
 
 
 class BodyTooLarge(APIException):
@@ -61,28 +62,6 @@ def read_limited(stream, parser_context: dict[str, Any] | None) -> bytes:
     return raw
 
 
-def unusable_value(value: Any) -> str | None:
-    """Why a parsed body cannot be stored or compared, or None.
-
-    An infinite number (JSON's ``1e999``) breaks arithmetic and ids; a NUL character
-    (``\\u0000``) cannot be held by PostgreSQL's text columns, so either would end in a
-    500 deep inside a view.
-    """
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            return "A number in the body is too large to be used."
-        if isinstance(item, str) and "\x00" in item:
-            return "Text in the body may not contain NUL characters (\\u0000)."
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
 class LimitedJSONParser(JSONParser):
     """JSON objects up to the limit; every malformation a 400 naming what is wrong.
 
@@ -99,9 +78,6 @@ class LimitedJSONParser(JSONParser):
             raise ParseError({exc.field: [str(exc)]} if exc.field else str(exc)) from None
         if not isinstance(data, dict):
             raise ParseError(f"Send the fields as a JSON object, not {_json_kind(data)}.")
-        problem = unusable_value(data)
-        if problem:
-            raise ParseError(problem)
         return data
 
 
@@ -123,11 +99,10 @@ class LimitedFormParser(FormParser):
     def parse(self, stream, media_type=None, parser_context=None) -> QueryDict:
         raw = read_limited(stream, parser_context)
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
-        data = QueryDict(raw, encoding=encoding)
-        problem = unusable_value({key: data.getlist(key) for key in data})
+        problem = unusable_at(urlencoded_fields(raw.decode("latin-1")))
         if problem:
-            raise ParseError(problem)
-        return data
+            raise ParseError({problem["field"]: [problem["message"]]})
+        return QueryDict(raw, encoding=encoding)
 
 
 class LimitedMultiPartParser(MultiPartParser):
@@ -142,7 +117,11 @@ class LimitedMultiPartParser(MultiPartParser):
         declared = _declared_length(parser_context)
         if declared is not None and declared > limit:
             raise _too_large(limit, declared)
-        return super().parse(stream, media_type, parser_context)
+        parsed = super().parse(stream, media_type, parser_context)
+        problem = unusable_at(form_fields(parsed.data.lists()))
+        if problem:
+            raise ParseError({problem["field"]: [problem["message"]]})
+        return parsed
 
 
 class UnreadBody(BaseParser):

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import make_event, snapshot
 from tournaments import rounds
 from tournaments.models import EventRole
-from web.jsonbody import lone_surrogate_at
+from web.inputs import unusable_at
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,12 @@ def test_the_import_api_refuses_a_lone_surrogate_in_a_player_name(client, organi
     assert snapshot() == before
 
 
+def field_at_fault(value) -> str | None:
+    problem = unusable_at(value)
+    return None if problem is None else problem["field"]
+
+
 def test_a_pair_of_surrogates_is_an_ordinary_character():
-    assert lone_surrogate_at({"name": "\U0001f3b2 die", "list": ["ok", {"deep": "fine"}]}) is None
-    assert lone_surrogate_at({"list": ["ok", {"deep": "\udc00"}]}) == "list[1].deep"
-    assert lone_surrogate_at("\ud800") == "(body)"
+    assert field_at_fault({"name": "\U0001f3b2 die", "list": ["ok", {"deep": "fine"}]}) is None
+    assert field_at_fault({"list": ["ok", {"deep": "\udc00"}]}) == "list[1].deep"
+    assert field_at_fault("\ud800") == "(body)"

@@ -4,7 +4,7 @@ is written."""
 
 import pytest
 
-from tests.conftest import make_event, snapshot
+from tests.conftest import PASSWORD, make_event, snapshot
 from tournaments import rounds
 from tournaments.models import Registration
 
@@ -38,3 +38,50 @@ def test_a_late_entry_name_of_200_characters_is_seated(client, organiser):
     response = late_entry(client, event, "b" * 200)
     assert response.status_code in (200, 201), response.content
     assert Registration.objects.get(event=event, name="b" * 200).joined_round == 2
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_the_late_entry_form_holds_a_name_to_200_characters_too(client, organiser):
+    """The page hands the service what it was sent: the limit is the service's, so the
+    form is held to it as the API is (on PostgreSQL this was a 500)."""
+    event = make_event(organiser, 4)
+    rounds.pair_next_round(event, organiser)
+    client.force_login(organiser)
+    before = snapshot()
+    response = client.post(f"/events/{event.pk}/late-entry/", {"name": "c" * 201}, follow=True)
+    assert snapshot() == before
+    assert any("name is 201 characters long; keep it to 200" in m for m in messages_of(response))
+
+
+def test_a_reason_past_2000_characters_is_refused_by_every_form_that_takes_one(client, organiser):
+    """A drop's reason from the dashboard had no limit at all (the API's was 2,000)."""
+    event = make_event(organiser, 4)
+    rounds.pair_next_round(event, organiser)
+    registration = event.registrations.first()
+    client.force_login(organiser)
+    before = snapshot()
+    response = client.post(
+        f"/events/{event.pk}/players/{registration.pk}/drop/", {"reason": "r" * 2001}, follow=True
+    )
+    assert snapshot() == before
+    assert any(
+        "reason is 2,001 characters long; keep it to 2,000" in m for m in messages_of(response)
+    )
+
+
+def test_a_log_in_with_a_username_past_150_characters_is_the_forms_error(client, organiser):
+    """django-axes stored the name of a failed log-in in a 255-character column: 10,000
+    characters were a 500 on PostgreSQL (found by the input fuzz). Now no log-in is tried."""
+    from axes.models import AccessAttempt
+
+    response = client.post("/accounts/login/", {"username": "u" * 10_000, "password": "x"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    signed_in = client.post(
+        "/accounts/login/", {"username": organiser.username, "password": PASSWORD}
+    )
+    assert signed_in.status_code == 302
