@@ -230,7 +230,7 @@ IMPORT_MAX_MATCHES = e.env_int(ENV, "IMPORT_MAX_MATCHES", 25_000)
 IMPORT_MAX_PLAYERS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_PLAYERS_TRUSTED", 20_000)
 IMPORT_MAX_ROUNDS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_ROUNDS_TRUSTED", 50)
 IMPORT_MAX_MATCHES_TRUSTED = e.env_int(ENV, "IMPORT_MAX_MATCHES_TRUSTED", 100_000)
-# Public standings are cached per results version (tournaments.standings); a version's
+# Public standings are cached per results version (tournaments.standings_cache); a version's
 # entry is dropped after this long unused (a change makes a new key at once).
 STANDINGS_CACHE_SECONDS = e.env_int(ENV, "STANDINGS_CACHE_SECONDS", 60 * 60)
 

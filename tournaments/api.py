@@ -418,7 +418,7 @@ class Standings(APIView):
         responses=responses({200: (array(ref("StandingsRow")), "The rows.")}, 403, 404),
     )
     def get(self, request: Request, event_id: int) -> Response:
-        from tournaments.standings import public_rows
+        from tournaments.standings_cache import public_rows
 
         event = event_for(request, event_id)
         return Response(public_rows(event))

@@ -123,7 +123,7 @@ class Event(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """Saved whole (the admin), every field but ``results_version``: only
-        ``tournaments.standings.results_changed`` moves it, so a copy read before a result
+        ``tournaments.standings_cache.results_changed`` moves it, so a copy read before a result
         cannot put back an older version (and with it standings cached for that one)."""
         if kwargs.get("update_fields") is None and not self._state.adding:
             kwargs["update_fields"] = [

@@ -31,7 +31,7 @@ from django.db import transaction
 
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.results import games_of, locked_match, log_change, snapshot
-from tournaments.standings import results_changed
+from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
 
 

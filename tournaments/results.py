@@ -13,7 +13,7 @@ from django.db import transaction
 
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
 from tournaments.models import Event, Match, Registration, ResultChange, Round
-from tournaments.standings import results_changed
+from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
 from web.inputs import limited
 

@@ -346,7 +346,7 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    from tournaments.standings import standings_table
+    from tournaments.standings_cache import standings_table
 
     event = visible_event_or_404(request.user, event_id)
     return render(

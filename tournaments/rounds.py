@@ -16,7 +16,7 @@ from pairing import bracket, swiss
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
-from tournaments.standings import results_changed
+from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
 from web.inputs import limited
 

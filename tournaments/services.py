@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Event, EventLog, EventRole, Registration
-from tournaments.standings import results_changed
+from tournaments.standings_cache import results_changed
 from web.errors import FieldError, ServiceError
 from web.inputs import limited
 

@@ -1,4 +1,5 @@
-"""Standings as the site serves them: computed once per state of the event's results.
+"""Standings as the site serves them (the rows come from pairing.standings, their one
+owner): cached once per state of the event's results.
 
 A large event's standings cost seconds to compute, and the public pages ask for them on
 every request. Every service that can move them (a result, a drop, a late entry, a bye,
