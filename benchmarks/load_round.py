@@ -34,7 +34,6 @@ import os
 import random
 import re
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -51,9 +50,8 @@ if str(ROOT) not in sys.path:
 from tests.integration.topology import (  # noqa: E402 (needs ROOT on the path)
     PASSWORD,
     Topology,
-    migrated_template,
-    missing_services,
     run_manage,
+    throwaway_topology,
 )
 
 # Sizing for a 2-core machine: requests mostly wait on PostgreSQL (each report locks the
@@ -411,23 +409,9 @@ def start_site(site: Topology, workers: int = WEB_WORKERS, threads: int = WEB_TH
 @contextlib.contextmanager
 def own_topology(workers: int, threads: int):
     """A throw-away topology: migrated template, database, Redis, gunicorn, a worker."""
-    why = missing_services()
-    if why:
-        raise SystemExit(why)
-    workdir = Path(tempfile.mkdtemp(prefix="arbiter-load-"))
-    static = workdir / "static"
-    template = migrated_template(static)
-    site = None
-    try:
-        template_db = next(template)
-        site = Topology(workdir=workdir / "site", static_root=static, template_db=template_db)
-        site.create()
+    with throwaway_topology("arbiter-load-") as site:
         start_site(site, workers, threads)
         yield site
-    finally:
-        if site is not None:
-            site.destroy()
-        template.close()
 
 
 def print_report(report: Report) -> None:

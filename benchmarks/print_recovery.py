@@ -24,10 +24,8 @@ the stall. Exits 1 if a job does not finish within ``--limit`` seconds (60).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,8 +42,7 @@ from tests.integration.test_faults import (  # noqa: E402 (needs ROOT on the pat
 )
 from tests.integration.topology import (  # noqa: E402
     Topology,
-    migrated_template,
-    missing_services,
+    throwaway_topology,
     wait_until,
 )
 
@@ -53,29 +50,17 @@ FAULTS = ("clean", "kill", "redis", "lost")
 VISIBILITY_TIMEOUT = 600
 
 
-@contextlib.contextmanager
 def own_topology(stall: int, sweep: int):
-    why = missing_services()
-    if why:
-        raise SystemExit(why)
-    workdir = Path(tempfile.mkdtemp(prefix="arbiter-recovery-"))
-    static = workdir / "static"
-    template = migrated_template(static)
-    site = None
-    try:
-        site = Topology(workdir=workdir / "site", static_root=static, template_db=next(template))
-        site.extra_env.update(
-            CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
-            PRINT_JOB_STALL_SECONDS=str(stall),
-            PRINT_JOB_SWEEP_SECONDS=str(sweep),
-            PRINT_SMALL_JOB_PAGES="5",  # the slips use the main queue, as a big job does
-        )
-        site.create()
-        yield site
-    finally:
-        if site is not None:
-            site.destroy()
-        template.close()
+    """A throw-away site whose only way back for lost work is the stalled-job sweep."""
+    return throwaway_topology(
+        "arbiter-recovery-",
+        {
+            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+            "PRINT_JOB_STALL_SECONDS": str(stall),
+            "PRINT_JOB_SWEEP_SECONDS": str(sweep),
+            "PRINT_SMALL_JOB_PAGES": "5",  # the slips use the main queue, as a big job does
+        },
+    )
 
 
 def new_slips(site: Topology, seeded: dict, client, minutes: int) -> int:

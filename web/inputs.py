@@ -122,10 +122,13 @@ def limited(field: str, text: str, max_length: int = MAX_NOTE) -> str:
     the field and the limit. Services call it, so a page's form (which hands them what
     it was sent) and the API are held to the same limit, before the database."""
     if len(text) > max_length:
-        raise ServiceError(
-            f"{field} is {len(text):,} characters long; keep it to {max_length:,}.", field
-        )
+        raise ServiceError(too_long(field, text, max_length), field)
     return text
+
+
+def too_long(field: str, text: str, max_length: int) -> str:
+    """The one wording of a text past its limit, for the services and the readers alike."""
+    return f"{field} is {len(text):,} characters long; keep it to {max_length:,}."
 
 
 def _words(choices: Collection[str]) -> str:
@@ -252,10 +255,7 @@ class Reader:
             self.fail(field, problem)
             return ""
         if max_length is not None and len(value) > max_length:
-            self.fail(
-                field,
-                message or f"{field} is {len(value):,} characters long; keep it to {max_length:,}.",
-            )
+            self.fail(field, message or too_long(field, value, max_length))
             return ""
         if required and not value.strip():
             self.fail(field, f"{field} is required.")

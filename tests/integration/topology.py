@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -468,3 +469,27 @@ def migrated_template(static_root: Path, admin_url: str | None = None) -> Iterat
     finally:
         with contextlib.suppress(psycopg.Error):
             admin_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', admin_url)
+
+
+@contextlib.contextmanager
+def throwaway_topology(prefix: str, extra_env: dict[str, str] | None = None) -> Iterator[Topology]:
+    """A created topology in a temporary directory, destroyed after: the benchmarks' site.
+
+    Exits with the reason when PostgreSQL or Redis is missing, as a command line should.
+    """
+    why = missing_services()
+    if why:
+        raise SystemExit(why)
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    static = workdir / "static"
+    template = migrated_template(static)
+    site = None
+    try:
+        site = Topology(workdir=workdir / "site", static_root=static, template_db=next(template))
+        site.extra_env.update(extra_env or {})
+        site.create()
+        yield site
+    finally:
+        if site is not None:
+            site.destroy()
+        template.close()
