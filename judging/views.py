@@ -154,17 +154,30 @@ def void(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
 
 @event_role_required(*STAFF)
 def match_page(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """One table for the judge: players, result, extension, penalties, calls."""
+    """The judge's place at one table: everything said, decided and granted there, and
+    the forms to settle the result, grant time and log a penalty."""
     match = get_object_or_404(
         Match.objects.select_related("player_a__user", "player_b__user", "round"),
         pk=match_id,
         round__event=event,
     )
-    context = {
+    return render(request, "judging/table.html", table_context(event, match))
+
+
+def table_context(event: Event, match: Match) -> dict:
+    """What the table page shows; forms that fail re-render with it (and their errors)."""
+    players = match.players()
+    return {
         "event": event,
         "m": match,
-        "penalties": match.penalties.select_related("player__user", "judge"),
+        "claims": match.claims.select_related("player__user"),
+        "changes": match.changes.select_related("changed_by"),
+        "penalties": match.penalties.select_related("player__user", "judge", "voided_by"),
         "calls": match.judge_calls.select_related("judge"),
+        "extensions": match.extensions.select_related("granted_by", "removed_by"),
+        "deck_checks": event.deck_checks.filter(registration__in=players).select_related(
+            "registration__user", "judge"
+        ),
         "game_losses": [
             {
                 "game": f.game,
@@ -173,7 +186,6 @@ def match_page(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
             for f in games_of(match).forced
         ],
     }
-    return render(request, "judging/match.html", context)
 
 
 @require_POST

@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from tournaments.models import Event, EventLog, EventRole, Match, Registration, ResultChange, Round
+from tournaments.models import (
+    Event,
+    EventLog,
+    EventRole,
+    Match,
+    MatchClaim,
+    Registration,
+    ResultChange,
+    Round,
+    TimeExtension,
+)
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -102,3 +112,15 @@ class EventLogAdmin(ViewOnlyAdmin):
     list_filter = ["action", "event"]
     search_fields = ["reason", "event__name"]
     list_select_related = ["event", "actor"]
+
+
+@admin.register(MatchClaim)
+class MatchClaimAdmin(ViewOnlyAdmin):
+    list_display = ["at", "match", "player", "kind", "score", "reason"]
+    list_select_related = ["match__round__event", "player__user"]
+
+
+@admin.register(TimeExtension)
+class TimeExtensionAdmin(ViewOnlyAdmin):
+    list_display = ["granted_at", "match", "minutes", "reason", "granted_by", "removed_at"]
+    list_select_related = ["match__round__event", "granted_by"]

@@ -317,6 +317,71 @@ class Match(models.Model):
         return [p for p in (self.player_a, self.player_b) if p is not None]
 
 
+class MatchClaim(models.Model):
+    """What a player said about their match's result, kept as they said it.
+
+    A report, a confirmation or a dispute: the judge who settles a dispute reads both
+    sides. ``score`` is from the claiming player's side, as typed ("2-1": their wins
+    first); a dispute may give none. Written only by the result services.
+    """
+
+    class Kind(models.TextChoices):
+        REPORT = "report", "Reported"
+        CONFIRM = "confirm", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    score = models.CharField(max_length=20, blank=True)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.score or '(no score)'} by {self.player_id}"
+
+
+class TimeExtension(models.Model):
+    """Minutes a judge granted one table on top of the round's time (903.1b).
+
+    Never deleted: removing one keeps who removed it and why. ``Match.extension_minutes``
+    is the sum of the extensions still standing, kept by ``tournaments.clock``.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="extensions")
+    minutes = models.PositiveSmallIntegerField()
+    reason = models.TextField(blank=True)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+    call = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The judge call that granted it (judging.JudgeCall id)."
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    removal_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["granted_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"+{self.minutes} min at {self.match}"
+
+    @property
+    def is_standing(self) -> bool:
+        return self.removed_at is None
+
+
 class ResultChange(models.Model):
     """Every change to a match result: who, when, before and after, and what caused it.
 
@@ -335,6 +400,9 @@ class ResultChange(models.Model):
     reason = models.TextField(blank=True)
     source = models.CharField(
         max_length=40, blank=True, help_text="What caused the change, if not a person: penalty:17."
+    )
+    rule = models.CharField(
+        max_length=20, blank=True, help_text="The rule behind a penalty's change: 905.1."
     )
 
     class Meta:
