@@ -28,6 +28,7 @@ from judging.penalties import (
     check_player_in_match,
     issue_penalty,
     preview_penalty,
+    result_changes,
     void_penalty,
 )
 from judging.reports import consequence_text, infraction_label
@@ -69,7 +70,7 @@ def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
     game = 1 if game is None else game
     if player is not None:
         fields.checked("player", lambda: check_player_in_match(player, match))
-        fields.checked("game", lambda: check_game(game, event))
+        fields.checked("game", lambda: check_game(game, event, match))
     fields.check()
     return PenaltyInput(player, infraction, game, match)
 
@@ -115,9 +116,35 @@ def preview_json(preview: Preview) -> dict[str, Any]:
     return {
         "consequences": [consequence_json(c) for c in preview.consequences],
         "summary": preview.summary,
+        "change": preview.change,
+        "result_change": preview.result_change,
+        "confirm_change": preview.confirmation,
         "explanation": preview.explanation,
         "citations": preview.citations,
         "tallies": preview.tallies,
+    }
+
+
+def result_change_json(change) -> dict[str, Any]:
+    """One change a penalty made to a result (a ResultChange naming it)."""
+    return {
+        "match": change.match_id,
+        "action": change.action,
+        "before": change.before.get("score"),
+        "after": change.after.get("score"),
+        "status": change.after.get("status"),
+        "rule": change.rule,
+        "reason": change.reason,
+        "at": _iso(change.changed_at),
+    }
+
+
+def issued_json(penalty: Penalty) -> dict[str, Any]:
+    """The penalty as issued, with the result changes it made (``result_changes``)."""
+    issued = _penalties().get(pk=penalty.pk)
+    return {
+        **penalty_json(issued),
+        "result_changes": [result_change_json(c) for c in result_changes(issued)],
     }
 
 
@@ -137,6 +164,11 @@ PENALTY_BODY = body(
     infraction={"type": "string", "enum": list(INFRACTIONS)},
     game={**INT, "minimum": 1},
     notes={**STR, "maxLength": MAX_TEXT},
+    confirm_change={
+        **STR,
+        "description": "Optional: the preview's `confirm_change`. When sent, a penalty that "
+        "would change an existing result otherwise is refused (400, field confirm_change).",
+    },
 )
 
 
@@ -194,6 +226,8 @@ class PenaltyList(APIView):
         event = event_for(request, event_id, *STAFF)
         fields = Reader(request.data)
         notes = fields.text("notes", max_length=MAX_TEXT)
+        sent = "confirm_change" in fields.data
+        confirmed = fields.text("confirm_change", max_length=MAX_TEXT) if sent else None
         given = _penalty_input(fields, event)
         return run_service(
             lambda: issue_penalty(
@@ -203,8 +237,9 @@ class PenaltyList(APIView):
                 game=given.game,
                 match=given.match,
                 notes=notes,
+                confirmed=confirmed,
             ),
-            lambda penalty: penalty_json(_penalties().get(pk=penalty.pk)),
+            issued_json,
             status.HTTP_201_CREATED,
         )
 

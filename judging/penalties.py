@@ -36,45 +36,131 @@ from django.utils import timezone
 
 from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine import adjudicate
-from rules_engine.iacta.tournament import INFRACTIONS
+from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, INFRACTIONS, MATCH_LOSS
 from tournaments import penalty_results
-from tournaments.match_games import InvalidResult, check_game_number
-from tournaments.models import Event, Match, Registration
-from tournaments.penalty_results import Cause, Left, Leftover
+from tournaments.match_games import InvalidResult, MatchGames, check_game_reached
+from tournaments.models import Event, Match, Registration, ResultChange, Round
+from tournaments.penalty_results import Cause, Left, Leftover, ResultState, result_after
 from web.errors import ServiceError
 from web.inputs import limited
 
-GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
+__all__ = ["CONSEQUENCE_NAMES", "DQ", "GAME_LOSS", "MATCH_LOSS"]  # the names come from the rules
+
 MAX_PER_MATCH = 199  # the penalties question takes at most 200
-RESULT_WORDS = {GAME_LOSS: "Game Loss", MATCH_LOSS: "Match Loss", DQ: "Disqualification"}
+STATUS_WORDS = {
+    Match.Status.REPORTED: "reported",
+    Match.Status.CONFIRMED: "confirmed",
+    Match.Status.DISPUTED: "disputed",
+    Match.Status.FINAL: "entered",
+}
+"""How a change sentence names a result by its match's status: "the confirmed result 2-1"."""
 
 
 @dataclass
 class Preview:
-    """What issuing a penalty would cause, for the judge to read before confirming."""
+    """What issuing a penalty would cause, for the judge to read before confirming.
+
+    ``change`` says in words what it does to the result; ``confirmation`` is empty unless
+    it changes a result the match already has, and then names that change exactly, so the
+    form can insist the judge confirmed the change they read (and notice a stale one).
+    """
 
     consequences: list[dict[str, Any]]
     explanation: str
     citations: list[str]
     tallies: dict[str, Any] = field(default_factory=dict)
+    change: str = ""
+    confirmation: str = ""
+    result_change: dict[str, Any] | None = None
 
     @property
     def summary(self) -> str:
         if not self.consequences:
             return "A warning: nothing else happens yet."
-        return "; ".join(_consequence_words(c) for c in self.consequences)
+        return "; ".join(consequence_words(c) for c in self.consequences)
+
+
+class UnconfirmedChange(ServiceError):
+    """The penalty changes an existing result the judge has not confirmed (or confirmed
+    as it was before the result changed): nothing is written, the preview is shown again."""
+
+    def __init__(self, preview: Preview, stale: bool):
+        message = (
+            "The result changed since the preview: read the change again and confirm it."
+            if stale
+            else "This penalty changes the result: read the change below and confirm it."
+        )
+        super().__init__(message, "confirm_change")
+        self.preview = preview
 
 
 def describe(penalty: Penalty) -> str:
     """What the penalty caused, in a judge's words."""
     if not penalty.consequences:
         return "A warning: no further consequence."
-    return "; ".join(_consequence_words(c) for c in penalty.consequences) + "."
+    return "; ".join(consequence_words(c) for c in penalty.consequences) + "."
 
 
-def _consequence_words(consequence: dict) -> str:
-    game = f" in game {consequence['game']}" if consequence["result"] == GAME_LOSS else ""
-    return f"{RESULT_WORDS[consequence['result']]}{game} ({consequence['rule']})"
+def consequence_words(consequence: dict) -> str:
+    """One consequence, the one way pages, reports and the API write it:
+    "Game Loss in game 2 (905.1)", "Match Loss (905.2)"."""
+    return f"{_named(consequence)} ({consequence['rule']})"
+
+
+def _named(consequence: dict, player: str = "") -> str:
+    """ "Game Loss in game 2", with " for Ada Lovelace" when a player is named."""
+    result = consequence["result"]
+    words = CONSEQUENCE_NAMES.get(result, result)
+    if result == GAME_LOSS and consequence.get("game"):
+        words += f" in game {consequence['game']}"
+    return f"{words} for {player}" if player else words
+
+
+def change_sentence(
+    consequence: dict, player: str, before: ResultState | None, after: ResultState | None
+) -> str:
+    """What one consequence does, in one sentence a judge can read to the players.
+
+    ``before``/``after`` are the match's result around it (None outside a match). Pure.
+    """
+    result, rule = consequence["result"], consequence["rule"]
+    name = CONSEQUENCE_NAMES.get(result, result)
+    if result == GAME_LOSS:
+        what = f"makes game {consequence['game']} a {name} for {player} ({rule})"
+    elif result == MATCH_LOSS:
+        what = f"makes the match a {name} for {player} ({rule})"
+    else:
+        what = f"is a {name} for {player} ({rule})"
+    effect = _effect_words(result, player, before, after)
+    if result == DQ:
+        effect = "they are dropped from the event" + (f", and {effect}" if effect else "")
+    return f"This penalty {what}: {effect}."
+
+
+def _effect_words(
+    result: str, player: str, before: ResultState | None, after: ResultState | None
+) -> str:
+    if before is None or after is None:
+        return "" if result == DQ else "it is outside a match, so no result changes"
+    if before.score is None:
+        if result == GAME_LOSS:
+            return "the match has no result yet, so the result reported must count it"
+        return f"the match has no result yet, so it is recorded as {after.score}"
+    status = STATUS_WORDS.get(before.status, before.status)
+    if before.score == after.score:
+        lost = f"{player} already lost that game, so " if result == GAME_LOSS else ""
+        return f"{lost}the {status} result {before.score} stays as it is"
+    return f"the {status} result {before.score} becomes {after.score}"
+
+
+def _changes_a_result(before: ResultState | None, after: ResultState | None) -> bool:
+    """Whether a result the match already has would read differently."""
+    return (
+        before is not None
+        and after is not None
+        and before.score is not None
+        and (before.score, before.status) != (after.score, after.status)
+    )
 
 
 def _ruling(penalties: list[dict]) -> dict[str, Any]:
@@ -112,7 +198,9 @@ def preview_penalty(
     """The escalation this penalty would cause now, computed by the rules engine."""
     check_infraction(infraction)
     check_player_in_match(player, match)
-    check_game(game, player.event)
+    if match is not None:
+        match = Match.objects.get(pk=match.pk)  # the result as it is now
+    check_game(game, player.event, match)
     standing = _standing_penalties(match, player)
     _check_room(standing)
     earlier = [_as_engine(p) for p in standing]
@@ -120,7 +208,39 @@ def preview_penalty(
     ruling = _ruling([*earlier, proposed])
     mine = [c for c in ruling["consequences"] if c["at"] == len(earlier)]
     tallies = ruling.get("players", {}).get(_engine_name(player), {})
-    return Preview(mine, ruling["explanation"], ruling["citations"], tallies)
+    preview = Preview(mine, ruling["explanation"], ruling["citations"], tallies)
+    _read_change(preview, player, match)
+    return preview
+
+
+def _read_change(preview: Preview, player: Registration, match: Match | None) -> None:
+    """Fill in the preview's change: its sentences and, for an existing result, the
+    exact change the judge must confirm. The after-result is ``result_after``'s."""
+    if match is not None:
+        match = Match.objects.select_related("round__event").get(pk=match.pk)
+    state = ResultState.of(match) if match is not None and not match.is_bye else None
+    first = state
+    sentences, confirm = [], []
+    for consequence in preview.consequences:
+        after = None
+        if state is not None:
+            fmt = match.round.event.match_format
+            after = result_after(state, consequence["result"], player.pk, consequence["game"], fmt)
+        sentences.append(change_sentence(consequence, player.display_name, state, after))
+        if _changes_a_result(state, after):
+            confirm.append(
+                f"{consequence['result']}:{consequence['game']}:{state.status}:"
+                f"{state.score}:{after.score}"
+            )
+        state = after
+    preview.change = " ".join(sentences) or "This penalty is a warning: no result changes."
+    preview.confirmation = "|".join(confirm)
+    if confirm:
+        preview.result_change = {
+            "status": first.status,
+            "before": first.score,
+            "after": state.score,
+        }
 
 
 def check_infraction(infraction: str) -> None:
@@ -141,11 +261,13 @@ def check_player_in_match(player: Registration, match: Match | None) -> None:
         raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
 
 
-def check_game(game: int, event: Event) -> None:
+def check_game(game: int, event: Event, match: Match | None = None) -> None:
+    """A game of the format, and in a match with a result, one it reached (field "game")."""
+    games = MatchGames.of(match) if match is not None and not match.is_bye else None
     try:
-        check_game_number(game, event.match_format)
+        check_game_reached(games or MatchGames(0, None), game, event.match_format)
     except InvalidResult as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(str(exc), "game") from None
 
 
 @transaction.atomic
@@ -157,15 +279,27 @@ def issue_penalty(
     game: int = 1,
     match: Match | None = None,
     notes: str = "",
+    confirmed: str | None = None,
 ) -> Penalty:
-    """Record a penalty and apply what it escalates to, all in one transaction."""
+    """Record a penalty and apply what it escalates to, all in one transaction.
+
+    ``confirmed`` is the preview's ``confirmation`` the judge read (the page form always
+    sends it; the API may): when given, a penalty that would change an existing result
+    otherwise than that is refused with ``UnconfirmedChange``, nothing written.
+    """
     limited("notes", notes)
     check_infraction(infraction)
     player = Registration.objects.select_related("event").get(pk=player.pk)
     check_player_in_match(player, match)
-    check_game(game, player.event)
     penalty_results.lock_for_penalty(player, match)
+    if match is not None:
+        match = Match.objects.select_related("round__event").get(pk=match.pk)
+    check_game(game, player.event, match)
     _check_room(_standing_penalties(match, player))
+    if confirmed is not None:
+        preview = preview_penalty(player, infraction, game, match)
+        if preview.confirmation != confirmed:
+            raise UnconfirmedChange(preview, stale=bool(confirmed))
     penalty = Penalty.objects.create(
         event=player.event,
         round=match.round if match is not None else None,
@@ -195,7 +329,7 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     penalty.voided_by = judge
     penalty.void_reason = reason.strip()
     penalty.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    why = f"penalty {penalty.pk} voided ({penalty.void_reason})"
+    why = f"{_infraction(penalty)} voided: {penalty.void_reason}"
     return reconcile(penalty.match, penalty.player, judge, why)
 
 
@@ -234,6 +368,24 @@ def reconcile(match: Match | None, player: Registration, judge=None, why: str = 
     return manual
 
 
+def result_changes(penalty: Penalty) -> list[ResultChange]:
+    """The result changes this penalty's consequences wrote (``source`` names it)."""
+    return list(
+        ResultChange.objects.filter(source=penalty_results.Cause(penalty.pk, "").source).order_by(
+            "changed_at", "pk"
+        )
+    )
+
+
+def changes_made(penalty: Penalty) -> list[str]:
+    """Each result change the penalty made, for the judge's confirmation message."""
+    return [
+        f"{c.before.get('score') or '—'} became {c.after.get('score') or '—'} ({c.reason})"
+        + (f", rule {c.rule}." if c.rule else ".")
+        for c in result_changes(penalty)
+    ]
+
+
 def _voided_penalties(match: Match | None, player: Registration) -> list[Penalty]:
     voided = Penalty.objects.filter(voided_at__isnull=False)
     if match is not None:
@@ -241,6 +393,10 @@ def _voided_penalties(match: Match | None, player: Registration) -> list[Penalty
     else:
         voided = voided.filter(match__isnull=True, player=player)
     return [p for p in voided if p.consequences]  # only those with something to undo
+
+
+def _infraction(penalty: Penalty) -> str:
+    return INFRACTION_LABELS.get(penalty.infraction, penalty.infraction)
 
 
 def _key(consequence: dict) -> tuple:
@@ -251,10 +407,8 @@ def _apply(penalty: Penalty, consequence: dict, judge) -> dict:
     """Apply one consequence; return it with what it replaced."""
     record = {key: consequence[key] for key in ("result", "game", "rule")}
     match = Match.objects.get(pk=penalty.match_id) if penalty.match_id else None
-    reason = f"{_consequence_words(consequence)} for {penalty.player.display_name}: " + (
-        INFRACTION_LABELS.get(penalty.infraction, penalty.infraction)
-    )
-    cause = Cause(penalty.pk, reason)
+    reason = f"{_named(consequence, penalty.player.display_name)}: {_infraction(penalty)}"
+    cause = Cause(penalty.pk, reason, consequence["rule"])
     in_match = match is not None and not match.is_bye
     if consequence["result"] == GAME_LOSS and in_match:
         record["undo"] = penalty_results.force_game_loss(
@@ -274,10 +428,8 @@ def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:
         return []
     match = Match.objects.select_related("round__event").filter(pk=penalty.match_id).first()
     player = Registration.objects.select_related("event").get(pk=penalty.player_id)
-    words = _consequence_words(consequence)
-    cause = Cause(
-        penalty.pk, f"{words} for {player.display_name} taken back: {why or 'no longer due'}"
-    )
+    words = _named(consequence, player.display_name)
+    cause = Cause(penalty.pk, f"{words} taken back, {why or 'no longer due'}", consequence["rule"])
     if consequence["result"] == DQ:
         left = penalty_results.undo_disqualification(player, match, undo, judge, cause)
     elif match is None:
@@ -291,7 +443,7 @@ def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:
 
 def _by_hand(left: Leftover, consequence: dict, player: Registration, match: Match | None) -> str:
     """What the judge must put right because the reversal could not."""
-    word = RESULT_WORDS[consequence["result"]]
+    word = CONSEQUENCE_NAMES[consequence["result"]]
     where = f"table {match.table} of round {match.round.number}" if match is not None else ""
     if left.kind == Left.LATER_ROUND_PAIRED:
         return (
@@ -306,10 +458,98 @@ def _by_hand(left: Leftover, consequence: dict, player: Registration, match: Mat
         )
     if left.kind == Left.MATCH_LOSS_STANDS:
         return (
-            f"The match loss from the disqualification at {where} stands in the record: "
+            f"The {CONSEQUENCE_NAMES[MATCH_LOSS]} from the {CONSEQUENCE_NAMES[DQ]} at {where} "
+            "stands in the record: "
             "correct it by hand if needed."
         )
     return (
         f"{player.display_name} was not paired in the rounds paired while disqualified; "
         "they are paired again from the next round."
     )
+
+
+# --- what voiding would take back --------------------------------------------------------
+
+
+def with_void_effects(penalties: list[Penalty]) -> list[Penalty]:
+    """Each live penalty gets ``void_effect``: what voiding it takes back, in words, read
+    before voiding. One engine ruling per penalty; no query per row (the rows come with
+    their match and player, and the rounds paired are read once per event)."""
+    last_round: dict[int, int] = {}
+    by_table: dict[tuple[str, int], list[Penalty]] = {}
+    for penalty in penalties:
+        if not penalty.is_void:
+            key = ("match", penalty.match_id) if penalty.match_id else ("player", penalty.player_id)
+            by_table.setdefault(key, []).append(penalty)
+    for standing in by_table.values():
+        standing.sort(key=lambda p: (p.issued_at, p.pk))
+        for penalty in standing:
+            if penalty.event_id not in last_round:
+                last_round[penalty.event_id] = _last_round(penalty.event_id)
+            penalty.void_effect = void_effect(penalty, standing, last_round[penalty.event_id])
+    return penalties
+
+
+def _last_round(event_id: int) -> int:
+    rounds = Round.objects.filter(event_id=event_id).order_by("-number")
+    return rounds.values_list("number", flat=True).first() or 0
+
+
+def void_effect(penalty: Penalty, standing: list[Penalty], last_round: int) -> str:
+    """What voiding ``penalty`` takes back: its own consequences, or those of later
+    penalties it counted towards. ``standing``: the live penalties escalating with it."""
+    taken = _taken_back(penalty, standing)
+    if not taken:
+        return "Voiding this penalty changes no result."
+    named = " and the ".join(_named(c, owner.player.display_name) for owner, c in taken)
+    return f"Voiding this penalty takes back the {named}: {_reverse_words(taken, last_round)}."
+
+
+def _taken_back(penalty: Penalty, standing: list[Penalty]) -> list[tuple[Penalty, dict]]:
+    """The applied consequences no longer due once ``penalty`` is void."""
+    rest = [p for p in standing if p.pk != penalty.pk]
+    wanted: set[tuple[int, tuple]] = set()
+    if rest:
+        ruling = _ruling([_as_engine(p) for p in rest])
+        wanted = {(rest[c["at"]].pk, _key(c)) for c in ruling["consequences"]}
+    return [(p, c) for p in standing for c in p.consequences if (p.pk, _key(c)) not in wanted]
+
+
+def _reverse_words(taken: list[tuple[Penalty, dict]], last_round: int) -> str:
+    """What the reversal does to the match's result (undone newest first, as ``reconcile``)."""
+    owner, _ = taken[0]
+    match = owner.match
+    if match is None or match.is_bye:
+        dq = any(c["result"] == DQ for _, c in taken)
+        return "the player is reinstated" if dq else "no result changes"
+    now = ResultState.of(match)
+    if last_round > (owner.round.number if owner.round_id else last_round):
+        return (
+            f"round {last_round} is already paired, so the result {now.score or '—'} stays: "
+            "correct it by hand if needed"
+        )
+    then = now
+    for _, consequence in reversed(taken):
+        then = _state_before(consequence, then)
+    dq = any(c["result"] == DQ for _, c in taken)
+    reinstated = "the player is reinstated, and " if dq else ""
+    if now.score is None and then.score is None:
+        return f"{reinstated}the match has no result yet: the result reported need not count it"
+    if then.score == now.score:
+        return f"{reinstated}the result {now.score or '—'} stays as it is"
+    if then.score is None:
+        return f"{reinstated}the result {now.score} is taken back: the match has no result again"
+    return f"{reinstated}the result {now.score} becomes {then.score} again"
+
+
+def _state_before(consequence: dict, state: ResultState) -> ResultState:
+    """The result a consequence's undo record puts back (``penalty_results``' reversals)."""
+    undo = consequence.get("undo") or {}
+    if consequence["result"] == DQ:
+        undo = undo.get("match") or {}
+    if "games" not in undo:
+        return state
+    if consequence["result"] == GAME_LOSS and not undo["games"] and state.games.played:
+        return state  # reported since, counting it: the reversal leaves the games
+    games = MatchGames(state.games.player_a, state.games.player_b, tuple(undo["games"]))
+    return ResultState(games, undo.get("status", state.status))

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from judging.models import INFRACTION_LABELS, Penalty
-from judging.penalties import GAME_LOSS, RESULT_WORDS
+from judging.penalties import consequence_words
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
 
@@ -45,11 +45,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def consequence_text(consequence: dict[str, Any]) -> str:
-    """One consequence for people: "Game Loss game 2 (905.1)", "Match Loss (905.2)"."""
-    words = RESULT_WORDS.get(consequence["result"], consequence["result"])
-    if consequence["result"] == GAME_LOSS and consequence.get("game"):
-        words += f" game {consequence['game']}"
-    return f"{words} ({consequence['rule']})"
+    """One consequence for people: "Game Loss in game 2 (905.1)", "Match Loss (905.2)"."""
+    return consequence_words(consequence)
 
 
 def infraction_label(infraction: str) -> str:

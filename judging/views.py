@@ -105,13 +105,18 @@ def new_penalty(request: HttpRequest, event: Event) -> HttpResponse:
                 game=game,
                 match=match,
                 notes=request.POST.get("notes", ""),
+                confirmed=request.POST.get("confirm_change", ""),
             )
         except ServiceError as exc:
             messages.error(request, str(exc))
             context["form"] = request.POST
+            if isinstance(exc, penalty_service.UnconfirmedChange):
+                context.update(preview=exc.preview, preview_player=player)
             return render(request, "judging/penalty_form.html", context, status=400)
         summary = penalty_service.describe(penalty)
         messages.success(request, f"Penalty logged: {penalty}. {summary}")
+        for change in penalty_service.changes_made(penalty):
+            messages.info(request, f"Result changed: {change}")
         if match is not None:
             return redirect("judging:match", event.pk, match.pk)
         return redirect("judging:penalties", event.pk)
@@ -134,6 +139,7 @@ def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
     penalties = event.penalties.select_related(
         "player__user", "judge", "round", "match", "voided_by"
     ).order_by("-issued_at", "-pk")
+    penalties = penalty_service.with_void_effects(list(penalties))
     return render(request, "judging/penalty_list.html", {"event": event, "penalties": penalties})
 
 
@@ -149,6 +155,8 @@ def void(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
         messages.success(request, f"Penalty voided: {penalty}. What it caused was taken back.")
         for step in manual:
             messages.warning(request, f"By hand: {step}")
+    if request.POST.get("from") == "table" and penalty.match_id:
+        return redirect("judging:match", event.pk, penalty.match_id)
     return redirect("judging:penalties", event.pk)
 
 
@@ -172,7 +180,13 @@ def table_context(event: Event, match: Match) -> dict:
         "m": match,
         "claims": match.claims.select_related("player__user"),
         "changes": match.changes.select_related("changed_by"),
-        "penalties": match.penalties.select_related("player__user", "judge", "voided_by"),
+        "penalties": penalty_service.with_void_effects(
+            list(
+                match.penalties.select_related(
+                    "player__user", "judge", "voided_by", "round", "match"
+                )
+            )
+        ),
         "calls": match.judge_calls.select_related("judge"),
         "extensions": match.extensions.select_related("granted_by", "removed_by"),
         "deck_checks": event.deck_checks.filter(registration__in=players).select_related(

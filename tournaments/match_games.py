@@ -89,6 +89,26 @@ def check_game_number(game: int, match_format: str) -> None:
         raise InvalidResult(f"Game {game} is not a game of a best-of-{games} match.")
 
 
+def check_game_reached(games: MatchGames, game: int, match_format: str) -> None:
+    """A game a penalty can name once the match has a result: one the result counts, or,
+    when time was called before anyone won (1-1), the game under way then.
+
+    A match still without a result may name any game of the format (``check_game_number``):
+    nobody has said yet how far it got, and the result reported must count the game.
+    """
+    check_game_number(game, match_format)
+    if not games.played:
+        return
+    played = len(games.games)
+    decided = max(games.score.a, games.score.b) >= games_needed(match_format)
+    reached = played if decided else played + 1
+    if game > reached:
+        raise InvalidResult(
+            f"Game {game} was never played: the result {games.score} ended the match "
+            f"after game {played}."
+        )
+
+
 @dataclass(frozen=True)
 class ForcedGame:
     """A game a penalty decided: ``winner`` won game ``game`` because of penalty ``penalty``."""

@@ -9,7 +9,11 @@ Each apply returns an undo record (what it replaced) that the caller keeps and h
 back to the matching reversal. Records written by earlier versions have the same keys,
 so penalties issued before are reversed the same way.
 
-What is logged, always naming the penalty (``source`` "penalty:17") and a reason:
+``result_after`` is the one rule for what a consequence does to a result: the services
+below apply it, and the judge's preview reads it before the penalty is confirmed.
+
+What is logged, always naming the penalty (``source`` "penalty:17"), a reason and the rule
+(``ResultChange.rule``, "905.1"):
 
 * a ``ResultChange`` whenever the match's result (its games or status) changes. A game
   loss in a match with no result yet changes no result, only what a later report must
@@ -24,11 +28,13 @@ it): it says so in a ``Leftover`` for the judge to put right by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from django.db import transaction
 
+from rules_engine.iacta.tournament import DQ, GAME_LOSS, MATCH_LOSS
+from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.results import games_of, locked_match, log_change, snapshot
 from tournaments.standings_cache import results_changed
@@ -37,14 +43,61 @@ from web.errors import ServiceError
 
 @dataclass(frozen=True)
 class Cause:
-    """The penalty behind a change, and the words the logs keep for people."""
+    """The penalty behind a change, the words the logs keep for people, and its rule."""
 
     penalty: int
     reason: str
+    rule: str = ""
 
     @property
     def source(self) -> str:
         return f"penalty:{self.penalty}"
+
+
+FINISHED = (Match.Status.CONFIRMED, Match.Status.FINAL)
+
+
+@dataclass(frozen=True)
+class ResultState:
+    """A match's result as plain values: its games and status (pure, no rows)."""
+
+    games: MatchGames
+    status: str
+
+    @classmethod
+    def of(cls, match: Match) -> ResultState:
+        return cls(games_of(match), match.status)
+
+    @property
+    def has_result(self) -> bool:
+        return self.status in FINISHED
+
+    @property
+    def score(self) -> str | None:
+        """'2-1' (first player's wins first), or None while the match has no result at all."""
+        return None if self.status == Match.Status.PENDING else self.games.score_text()
+
+
+def result_after(
+    state: ResultState,
+    consequence: str,
+    loser: int,
+    game: int,
+    match_format: str,
+    penalty: int | None = None,
+) -> ResultState:
+    """What one consequence makes of a match's result: the one rule the services apply
+    and the judge's preview reads before confirming.
+
+    A Game Loss gives game ``game`` to the opponent (remembered as forced); a Match Loss is
+    a final 0-2 (0-3 in a best of five); a Disqualification loses only a match that has no
+    result yet.
+    """
+    if consequence == GAME_LOSS:
+        return replace(state, games=state.games.with_game_loss(loser, game, penalty))
+    if consequence == MATCH_LOSS or (consequence == DQ and not state.has_result):
+        return ResultState(state.games.forfeit(loser, match_format), Match.Status.FINAL)
+    return state
 
 
 class Left(StrEnum):
@@ -100,7 +153,7 @@ def _log_event(
         round_number=match.round.number if match is not None else round_number,
         actor=actor,
         action=action,
-        reason=cause.reason,
+        reason=f"{cause.reason} ({cause.rule})" if cause.rule else cause.reason,
         data={
             **({"table": match.table} if match is not None else {}),
             "player": player.display_name,
@@ -114,7 +167,10 @@ def _save_result(match: Match, before: dict, actor, action: str, cause: Cause, f
     """Save the match; keep a ResultChange only if its result is not what it was."""
     match.save(update_fields=fields)
     if snapshot(match) != before:
-        log_change(match, actor, action, before, cause.reason, cause.source)
+        change = log_change(match, actor, action, before, cause.reason, cause.source)
+        if cause.rule:
+            change.rule = cause.rule
+            change.save(update_fields=["rule"])
 
 
 def _later_round(match: Match) -> Leftover | None:
@@ -126,12 +182,20 @@ def _later_round(match: Match) -> Leftover | None:
 def force_game_loss(match: Match, loser: Registration, game: int, actor, cause: Cause) -> dict:
     """Game ``game`` goes to the opponent (905.1, 903.1b, 203.1); returns the undo record."""
     match, loser = _locked(match, loser)
-    undo = {"games": list(match.games), "forced_games": list(match.forced_games)}
+    undo = {
+        "games": list(match.games),
+        "forced_games": list(match.forced_games),
+        "reported_games": list(match.reported_games),
+    }
     before = snapshot(match)
-    games = games_of(match).with_game_loss(loser.pk, game, cause.penalty)
+    fmt = match.round.event.match_format
+    games = result_after(ResultState.of(match), GAME_LOSS, loser.pk, game, fmt, cause.penalty).games
     match.games = games.stored()
     match.forced_games = games.forced_stored()
-    _save_result(match, before, actor, "game_loss", cause, ["forced_games", "games"])
+    if match.status == Match.Status.REPORTED:  # the opponent confirms the result as it now is
+        match.reported_games = games.stored()
+    fields = ["forced_games", "games", "reported_games"]
+    _save_result(match, before, actor, "game_loss", cause, fields)
     _log_event(loser, actor, "game_loss", cause, match=match, game=game)
     return undo
 
@@ -149,10 +213,13 @@ def undo_game_loss(
     left = []
     if undo["games"] or not match.games:
         match.games = list(undo["games"])
+        if match.status == Match.Status.REPORTED and "reported_games" in undo:
+            match.reported_games = list(undo["reported_games"])
     else:  # reported after the game loss, so counting it: only the players know the rest
         left.append(Leftover(Left.REPORTED_SINCE, last_round_number(match.round.event)))
     match.forced_games = games_of(match).without_forced_game(cause.penalty).forced_stored()
-    _save_result(match, before, actor, "undo_game_loss", cause, ["forced_games", "games"])
+    fields = ["forced_games", "games", "reported_games"]
+    _save_result(match, before, actor, "undo_game_loss", cause, fields)
     _log_event(loser, actor, "undo_game_loss", cause, match=match)
     return left
 
@@ -163,8 +230,10 @@ def force_match_loss(match: Match, loser: Registration, actor, cause: Cause) -> 
     match, loser = _locked(match, loser)
     undo = {"games": list(match.games), "status": match.status}
     before = snapshot(match)
-    match.games = games_of(match).forfeit(loser.pk, match.round.event.match_format).stored()
-    match.status = Match.Status.FINAL
+    fmt = match.round.event.match_format
+    after = result_after(ResultState.of(match), MATCH_LOSS, loser.pk, 0, fmt)
+    match.games = after.games.stored()
+    match.status = after.status
     _save_result(match, before, actor, "match_loss", cause, ["games", "status"])
     _log_event(loser, actor, "match_loss", cause, match=match)
     return undo
@@ -215,7 +284,7 @@ def disqualify(player: Registration, match: Match | None, actor, cause: Cause) -
     )
     if match is not None:
         match = Match.objects.get(pk=match.pk)
-        if not match.is_bye and not match.has_result:
+        if not match.is_bye and not ResultState.of(match).has_result:
             undo["match"] = force_match_loss(match, player, actor, cause)
     return undo
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.standings_cache import results_changed
@@ -51,7 +52,8 @@ def check_forced_games(games: MatchGames, match: Match) -> None:
     if uncounted is not None:
         loser = match.player_b if uncounted.winner == match.player_a_id else match.player_a
         raise ServiceError(
-            f"Game {uncounted.game} was a game loss for {loser.display_name} (a penalty): "
+            f"Game {uncounted.game} was a {CONSEQUENCE_NAMES[GAME_LOSS]} for "
+            f"{loser.display_name} (a penalty): "
             "the score must count it."
         )
 

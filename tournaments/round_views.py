@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournaments import results, rounds, services
+from tournaments import result_notices, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import (
     JUDGE,
@@ -247,6 +247,7 @@ def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
         "opponent": opponent,
         "i_reported": match is not None and match.reported_by_id == registration.pk,
         "score": games.score if games is not None and games.played else None,
+        "notices": result_notices.notices_for(registration),
     }
     return render(request, "tournaments/my_match.html", context)
 
@@ -301,6 +302,7 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
         "opponent": opponent,
         "staff": staff,
         "i_reported": me is not None and match.reported_by_id == me.pk,
+        "notices": result_notices.notices_for(me, match) if me is not None else [],
     }
     return render(request, "tournaments/match.html", context)
 

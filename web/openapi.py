@@ -208,11 +208,29 @@ COMPONENTS: dict[str, Schema] = {
         voided_at=NULL_DATETIME,
         voided_by=NULL_STR,
         void_reason=STR,
+        result_changes=array(
+            obj(
+                ["match", "action", "before", "after", "rule", "reason"],
+                match=INT,
+                action=STR,
+                before=NULL_STR,
+                after=NULL_STR,
+                status=NULL_STR,
+                rule=STR,
+                reason=STR,
+                at=NULL_DATETIME,
+            )
+        ),
     ),
     "PenaltyPreview": obj(
         ["consequences", "summary", "explanation", "citations"],
         consequences=array(ref("Consequence")),
         summary=STR,
+        change=STR,
+        result_change=nullable(
+            obj(["status", "before", "after"], status=STR, before=NULL_STR, after=NULL_STR)
+        ),
+        confirm_change=STR,
         explanation=STR,
         citations=array(STR),
         tallies=ANY_OBJECT,

@@ -115,7 +115,13 @@ INFRACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hygiene_not_remedied": ("906.8", (MATCH_LOSS, DQ)),
     "hidden_trigger": ("907.4", (DQ,)),
 }
-_RESULT_WORDS = {GAME_LOSS: "Game Loss", MATCH_LOSS: "Match Loss", DQ: "Disqualification"}
+CONSEQUENCE_NAMES: dict[str, str] = {
+    GAME_LOSS: "Game Loss",  # 905.1, 903.1b, 203.1
+    MATCH_LOSS: "Match Loss",  # 905.2, 907.3c, 906.8
+    DQ: "Disqualification",  # 906
+}
+"""The rules' own name of each consequence: the one spelling every page, report and print uses."""
+_RESULT_WORDS = CONSEQUENCE_NAMES
 
 
 class _Record:

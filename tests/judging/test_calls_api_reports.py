@@ -353,7 +353,7 @@ def test_preview_then_issue_the_third_slow_play_warning(client, hall, judge):
         assert post(client, f"/api/v1/events/{event.pk}/penalties/", body).status_code == 201
     preview = post(client, f"/api/v1/events/{event.pk}/penalties/preview/", body).json()
     assert preview["consequences"] == [
-        {"result": "game_loss", "game": 2, "rule": "905.1", "text": "Game Loss game 2 (905.1)"}
+        {"result": "game_loss", "game": 2, "rule": "905.1", "text": "Game Loss in game 2 (905.1)"}
     ]
     assert preview["summary"] == "Game Loss in game 2 (905.1)"
     assert "905.1" in preview["citations"] and preview["explanation"]
@@ -362,7 +362,7 @@ def test_preview_then_issue_the_third_slow_play_warning(client, hall, judge):
     issued = post(
         client, f"/api/v1/events/{event.pk}/penalties/", {**body, "notes": "third"}
     ).json()
-    assert issued["consequences"][0]["text"] == "Game Loss game 2 (905.1)"
+    assert issued["consequences"][0]["text"] == "Game Loss in game 2 (905.1)"
     assert issued["judge"] == "jude" and issued["notes"] == "third"
     assert issued["table"] == table.table and issued["round"] == 1 and issued["rule"] == "904.4"
     assert issued["player"] == {
@@ -668,7 +668,7 @@ def test_the_csv_keeps_japanese_names_and_voided_penalties(client, japanese, jud
     client.force_login(judge)
     rows = read_csv(client.get(f"/events/{event.pk}/penalties.csv"))
     assert [r["player"] for r in rows] == ["山田太郎"] * 3
-    assert rows[2]["consequences"] == "Game Loss game 2 (905.1)"
+    assert rows[2]["consequences"] == "Game Loss in game 2 (905.1)"
     assert rows[2]["notes"] == "時間切れ" and rows[2]["rule"] == "904.4"
     assert (
         rows[0]["round"] == "1" and rows[0]["table"] == str(table.table) and rows[0]["game"] == "2"

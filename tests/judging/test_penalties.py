@@ -47,7 +47,7 @@ def test_third_slow_play_warning_in_a_game_is_a_game_loss_905_1(table, judge):
 def test_a_reported_result_must_count_the_game_loss(table, judge):
     a, b = table.player_a, table.player_b
     warn(table, a, judge, 3, game=1)
-    with refused("Game 1 was a game loss for"):
+    with refused("Game 1 was a Game Loss for"):
         results.report_result(table, a, Score(2, 0), a.user)
     assert results.report_result(table, b, Score(1, 2), b.user).status == Match.Status.REPORTED
 
@@ -246,14 +246,19 @@ def test_a_game_loss_in_a_confirmed_match_is_one_result_change_and_its_void_anot
     *_, third = warn(table, a, judge, 3, game=2)
     (change,) = ResultChange.objects.filter(match=table)[reported:]
     assert change.source == f"penalty:{third.pk}" and change.action == "game_loss"
-    assert change.changed_by == judge and "Game Loss in game 2 (905.1)" in change.reason
+    assert change.changed_by == judge and change.rule == "905.1"
+    assert change.reason == f"Game Loss in game 2 for {a.display_name}: Slow Play Warning"
     assert (change.before["score"], change.after["score"]) == ("2-1", "1-2")
     assert change.after["games"] == [a.pk, b.pk, b.pk]
 
     assert void_penalty(third, judge, "the clock was wrong") == []
     first, second = ResultChange.objects.filter(match=table)[reported:]
     assert first == change and second.source == f"penalty:{third.pk}"
-    assert second.action == "undo_game_loss" and "the clock was wrong" in second.reason
+    assert second.action == "undo_game_loss" and second.rule == "905.1"
+    assert second.reason == (
+        f"Game Loss in game 2 for {a.display_name} taken back, "
+        "Slow Play Warning voided: the clock was wrong"
+    )
     assert (second.before["score"], second.after["score"]) == ("1-2", "2-1")
     table.refresh_from_db()
     assert table.games == [a.pk, a.pk, b.pk] and table.forced_games == []
@@ -297,7 +302,7 @@ def test_a_disqualification_logs_the_drop_and_the_match_loss(table, judge):
         "disqualified": True,
         "source": f"penalty:{penalty.pk}",
     }
-    assert "Disqualification (906.5)" in drop.reason
+    assert drop.reason == f"Disqualification for {cheat.display_name}: Cheating (906.5)"
     assert loss.action == "match_loss"
     (change,) = penalty_changes(penalty)
     assert change.action == "match_loss" and change.before["status"] == Match.Status.PENDING
