@@ -198,8 +198,8 @@ def preview_penalty(
     """The escalation this penalty would cause now, computed by the rules engine."""
     check_infraction(infraction)
     check_player_in_match(player, match)
-    if match is not None:
-        match = Match.objects.get(pk=match.pk)  # the result as it is now
+    if match is not None:  # the result as it is now
+        match = Match.objects.select_related("round__event").get(pk=match.pk)
     check_game(game, player.event, match)
     standing = _standing_penalties(match, player)
     _check_room(standing)
@@ -216,8 +216,6 @@ def preview_penalty(
 def _read_change(preview: Preview, player: Registration, match: Match | None) -> None:
     """Fill in the preview's change: its sentences and, for an existing result, the
     exact change the judge must confirm. The after-result is ``result_after``'s."""
-    if match is not None:
-        match = Match.objects.select_related("round__event").get(pk=match.pk)
     state = ResultState.of(match) if match is not None and not match.is_bye else None
     first = state
     sentences, confirm = [], []
