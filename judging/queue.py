@@ -233,7 +233,7 @@ def _extensions(
 
 
 def _time_left(current: Round, match: Match, now: datetime.datetime) -> str:
-    """ " · 5 min left" on the table's clock while the round runs; nothing otherwise."""
+    """What is left on the table's clock (" · 5 min left") while the round runs."""
     if current.status != Round.Status.RUNNING or current.ends_at is None:
         return ""
     time_up = current.ends_at + datetime.timedelta(minutes=match.extension_minutes)
