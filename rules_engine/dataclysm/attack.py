@@ -53,7 +53,7 @@ _DEFENDER = field(
     "Troop",
     "The defending player's troop in this slot, or null if empty.",
     type=["object", "null"],
-    required=["id", "atk", "hp"],
+    required=["id", "atk", "hp", "can_be_hit"],
     properties={
         **_STATS,
         "can_be_hit": flag("Can be hit", "False if no attacker can hit it (it is passed over)."),
@@ -191,7 +191,7 @@ def _target(
         if (
             troop is not None
             and hp[troop["id"]] > 0
-            and troop.get("can_be_hit", True)
+            and troop["can_be_hit"]
             and attacker not in troop.get("unhittable_by", ())
         ):
             return row, troop

@@ -33,7 +33,7 @@ SCHEMA = {
                 "Entry",
                 "One card name and its number of copies.",
                 type="object",
-                required=["name", "count"],
+                required=["name", "count", "gpu"],
                 properties={
                     "name": field(
                         "Name",
@@ -55,14 +55,14 @@ EXAMPLE = {
         {"name": "DRAGON", "count": 3, "gpu": False},
         {"name": "FIREWALL", "count": 3, "gpu": False},
         {"name": "OVERCLOCK", "count": 1, "gpu": True},
-        {"name": "PING", "count": 3},
-        {"name": "PATCH", "count": 3},
-        {"name": "ROOTKIT", "count": 3},
-        {"name": "SANDBOX", "count": 3},
-        {"name": "TROJAN", "count": 3},
-        {"name": "CACHE", "count": 3},
-        {"name": "DAEMON", "count": 3},
-        {"name": "KERNEL", "count": 2},
+        {"name": "PING", "count": 3, "gpu": False},
+        {"name": "PATCH", "count": 3, "gpu": False},
+        {"name": "ROOTKIT", "count": 3, "gpu": False},
+        {"name": "SANDBOX", "count": 3, "gpu": False},
+        {"name": "TROJAN", "count": 3, "gpu": False},
+        {"name": "CACHE", "count": 3, "gpu": False},
+        {"name": "DAEMON", "count": 3, "gpu": False},
+        {"name": "KERNEL", "count": 2, "gpu": False},
     ]
 }
 
@@ -86,7 +86,7 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
         key = entry["name"].strip().casefold()
         shown.setdefault(key, entry["name"].strip())
         totals[key] = totals.get(key, 0) + entry["count"]
-        is_gpu = bool(entry.get("gpu"))
+        is_gpu = entry["gpu"]
         if key in gpu and gpu[key][0] != is_gpu:
             errors.append(
                 {

@@ -130,7 +130,7 @@ def _breakdown(counts: Mapping[str, int]) -> str:
 
 def deck_findings(
     main: Sequence[Mapping[str, Any]],
-    sideboard: Sequence[Mapping[str, Any]] = (),
+    sideboard: Sequence[Mapping[str, Any]],
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     main_syndicate: str | None = None,
     *,
@@ -301,7 +301,7 @@ def summarise(subject: str, violations: Sequence[Mapping[str, str]]) -> str:
 
 def deck_legality(
     main: Sequence[Mapping[str, Any]],
-    sideboard: Sequence[Mapping[str, Any]] = (),
+    sideboard: Sequence[Mapping[str, Any]],
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     main_syndicate: str | None = None,
     *,
@@ -345,8 +345,8 @@ def _listed(items: list[dict[str, Any]]) -> str:
 def sideboard_swap(
     registered: Mapping[str, Any],
     proposed: Mapping[str, Any],
-    previous: Mapping[str, Any] | None = None,
-    new_match: bool = False,
+    previous: Mapping[str, Any],
+    new_match: bool,
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     *,
     data: GameData = DATA,
@@ -354,17 +354,14 @@ def sideboard_swap(
     """Whether ``proposed`` is a legal configuration for the next game (902.2-902.5).
 
     Each configuration is ``{"main": [...], "sideboard": [...]}`` with an optional
-    ``main_syndicate``; ``previous`` (the last game's) defaults to ``registered``.
+    ``main_syndicate``; ``previous`` is the last game's (the registered one before game 2).
     """
-    previous = previous or registered
-    reg_main, reg_side = _Tally(registered["main"]), _Tally(registered.get("sideboard", ()))
+    reg_main, reg_side = _Tally(registered["main"]), _Tally(registered["sideboard"])
     prev_main = _Tally(previous["main"])
-    new_main, new_side = _Tally(proposed["main"]), _Tally(proposed.get("sideboard", ()))
+    new_main, new_side = _Tally(proposed["main"]), _Tally(proposed["sideboard"])
 
     designated = proposed.get("main_syndicate") or registered.get("main_syndicate")
-    found = deck_findings(
-        proposed["main"], proposed.get("sideboard", ()), cards, designated, data=data
-    )
+    found = deck_findings(proposed["main"], proposed["sideboard"], cards, designated, data=data)
     violations = [
         violation(v["rule"], f"Proposed Deck: {v['message']}") for v in found["violations"]
     ]
@@ -469,7 +466,9 @@ _ENTRY = obj(
     required=["name", "count"],
 )
 _MAIN = array("Deck", "The main Deck, one entry per card name.", _ENTRY, MAX_LIST)
-_SIDE = array("Sideboard", "The Sideboard, one entry per card name (902.1).", _ENTRY, 50)
+_SIDE = array(
+    "Sideboard", "The Sideboard, one entry per card name; empty if none (902.1).", _ENTRY, 50
+)
 _CARD = obj(
     "Card data",
     "A card's syndicate and tier.",
@@ -488,7 +487,7 @@ _CARD = obj(
             99,
         ),
     },
-    required=["tier"],
+    required=["syndicate", "tier"],
 )
 _CARDS = {
     "type": "object",
@@ -519,14 +518,14 @@ _MAIN_SYNDICATE = string(
     ),
     schema=obj(
         "Deck legality",
-        "The decklist, optional Sideboard, designation and card data.",
+        "The Deck, the Sideboard (empty if none), optional designation and card data.",
         {
             "main": _MAIN,
             "sideboard": _SIDE,
             "main_syndicate": _MAIN_SYNDICATE,
             "cards": _CARDS,
         },
-        required=["main"],
+        required=["main", "sideboard"],
     ),
     example={
         "main": [
@@ -565,7 +564,7 @@ _MAIN_SYNDICATE = string(
 def _deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
     return deck_legality(
         payload["main"],
-        payload.get("sideboard", ()),
+        payload["sideboard"],
         payload.get("cards"),
         payload.get("main_syndicate"),
     )
@@ -594,13 +593,14 @@ def _configuration(title: str, description: str) -> dict[str, Any]:
         {
             "registered": _configuration("Registered", "The lists registered for the event."),
             "previous": _configuration(
-                "Previous", "Optional: the configuration of the last game (default: registered)."
+                "Previous",
+                "The configuration of the last game (the registered one before game 2).",
             ),
             "proposed": _configuration("Proposed", "The configuration for the next game."),
             "new_match": boolean("New match", "True before the first game of a new match."),
             "cards": _CARDS,
         },
-        required=["registered", "proposed"],
+        required=["registered", "previous", "proposed", "new_match"],
     ),
     example={
         "registered": {
@@ -669,7 +669,7 @@ def _sideboard_swap(payload: dict[str, Any]) -> dict[str, Any]:
     return sideboard_swap(
         payload["registered"],
         payload["proposed"],
-        payload.get("previous"),
-        payload.get("new_match", False),
+        payload["previous"],
+        payload["new_match"],
         payload.get("cards"),
     )

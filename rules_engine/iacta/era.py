@@ -66,7 +66,7 @@ def era_order(
     players: Sequence[str],
     active_player: str,
     declared: Sequence[dict[str, Any]],
-    pending: Sequence[dict[str, Any]] = (),
+    pending: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
     """Order of occurrence of ``declared`` (bottom to top), then of ``pending`` once placed.
 
@@ -173,7 +173,7 @@ _PENDING = obj(
                 100,
             ),
         },
-        required=["players", "active_player", "declared"],
+        required=["players", "active_player", "declared", "pending"],
     ),
     example={
         "players": ["A", "B"],
@@ -191,5 +191,5 @@ def _era_order(payload: dict[str, Any]) -> dict[str, Any]:
         payload["players"],
         payload["active_player"],
         payload["declared"],
-        payload.get("pending", ()),
+        payload["pending"],
     )

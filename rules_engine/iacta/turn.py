@@ -73,7 +73,7 @@ def tally(taken: Sequence[str], *, data: GameData = DATA) -> dict[str, Any]:
 def turn_action(
     taken: Sequence[str],
     proposed: str,
-    is_first_players_first_turn: bool = False,
+    is_first_players_first_turn: bool,
     *,
     data: GameData = DATA,
 ) -> dict[str, Any]:
@@ -142,7 +142,7 @@ def maintenance(
     hand: int,
     deck: int,
     reserve: int,
-    is_first_turn: bool = False,
+    is_first_turn: bool,
     *,
     draw: int | None = None,
     hand_limit: int | None = None,
@@ -165,23 +165,32 @@ def maintenance(
     sentences = []
     if drawn < wanted:
         citations.append("401.2")
-        sentences.append(
-            f"Draw {drawn} (only {plural(deck, 'card')} left in the Deck, 401.2), "
-            f"for a hand of {hand_after_draw}"
-        )
+        if drawn == 0:
+            sentences.append(f"Draw nothing, as the Deck is empty (401.2), for a hand of {hand}")
+        else:
+            sentences.append(
+                f"Draw {plural(drawn, 'card')}, all the Deck has left (401.2), "
+                f"for a hand of {hand_after_draw}"
+            )
     else:
-        sentences.append(f"Draw {drawn} for a hand of {hand_after_draw}")
+        sentences.append(f"Draw {plural(drawn, 'card')} for a hand of {hand_after_draw}")
     if discard:
-        sentences.append(f"discard {discard} down to {limit}")
+        sentences.append(f"discard {plural(discard, 'card')} down to {limit}")
     elif is_first_turn and hand_after_draw > limit:
-        sentences.append(f"keep all {hand_after_draw}: no discard on the first turn")
+        sentences.append(f"keep all {hand_after_draw}, as there is no discard on the first turn")
     else:
         sentences.append("no discard")
     if returned:
         citations.append("402.1")
-        sentences.append(f"return {returned} of the {reserve} Reserve dice to the Supply")
+        if returned == reserve:
+            sentences.append("return every Reserve die to the Supply")
+        else:
+            sentences.append(f"return {returned} of the {reserve} Reserve dice to the Supply")
+    elif reserve == 0:
+        sentences.append("the Reserve is empty")
     else:
-        sentences.append(f"the Reserve's {reserve} dice stay")
+        stay = "stays" if reserve == 1 else "stay"
+        sentences.append(f"the Reserve's {plural(reserve, 'die', 'dice')} {stay}")
     text = "; ".join(sentences) + "."
     if (draw, hand_limit, reserve_limit) != (None, None, None):
         citations.append("101.1")
@@ -228,7 +237,7 @@ def maintenance(
             ),
             "proposed": enum("Proposed action", "The action the player wants to make.", ACTIONS),
         },
-        required=["taken", "proposed"],
+        required=["is_first_players_first_turn", "taken", "proposed"],
     ),
     example={
         "is_first_players_first_turn": False,
@@ -238,7 +247,7 @@ def maintenance(
 )
 def _turn_action(payload: dict[str, Any]) -> dict[str, Any]:
     return turn_action(
-        payload["taken"], payload["proposed"], payload.get("is_first_players_first_turn", False)
+        payload["taken"], payload["proposed"], payload["is_first_players_first_turn"]
     )
 
 
@@ -270,7 +279,7 @@ def _count(title: str, description: str) -> dict[str, Any]:
                 "Reserve limit", "Optional: a card effect changes the Reserve limit (101.1)."
             ),
         },
-        required=["hand", "deck", "reserve"],
+        required=["hand", "deck", "reserve", "is_first_turn"],
     ),
     example={"hand": 4, "deck": 1, "reserve": 5, "is_first_turn": False},
 )
@@ -279,7 +288,7 @@ def _maintenance(payload: dict[str, Any]) -> dict[str, Any]:
         payload["hand"],
         payload["deck"],
         payload["reserve"],
-        payload.get("is_first_turn", False),
+        payload["is_first_turn"],
         draw=payload.get("draw"),
         hand_limit=payload.get("hand_limit"),
         reserve_limit=payload.get("reserve_limit"),

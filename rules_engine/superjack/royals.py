@@ -17,12 +17,12 @@ from rules_engine.superjack.schemas import card, field, flag
 _FRESH = "Entered play this turn (untrained); untrained royals may still be tapped."
 
 
-def _royal(name: str, letter: str, extra: dict[str, Any]) -> dict[str, Any]:
+def _royal(name: str, letter: str, extra: dict[str, Any], required: tuple[str, ...] = ()) -> dict:
     return field(
         name,
         f"The {name} to tap.",
         type="object",
-        required=["card", "tapped"],
+        required=["card", "tapped", *required],
         properties={
             "card": card("Card", f"The {name}: {letter} then suit.", f"^{letter}[HDSC]$"),
             "tapped": flag("Tapped", f"The {name} is tapped."),
@@ -42,6 +42,7 @@ SCHEMA = {
                 "stacked": flag("Stacked", "The Jack is part of a stack."),
                 "fresh": flag("Fresh", _FRESH),
             },
+            required=("stacked",),
         ),
         "queen": _royal("Queen", "Q", {"fresh": flag("Fresh", _FRESH)}),
         "king": _royal("King", "K", {"fresh": flag("Fresh", _FRESH)}),
@@ -84,7 +85,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.ROYAL_SACRIFICE, f"{', '.join(tapped)} must be untapped to be tapped for it."
             )
         )
-    if payload["jack"].get("stacked"):
+    if payload["jack"]["stacked"]:
         citations.append(refs.A_SACRIFICE_STACKED)
         violations.append(
             violation(

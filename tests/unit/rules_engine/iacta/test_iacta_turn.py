@@ -75,7 +75,11 @@ def test_unknown_action_is_a_payload_error():
     """Quick-start Phase 2: Play: only the listed actions exist."""
     with pytest.raises(PayloadError) as caught:
         adjudicate("iacta", "turn-action", {"taken": ["roll", "dance"], "proposed": "jump"})
-    assert {e["field"] for e in caught.value.errors} == {"taken[1]", "proposed"}
+    assert {e["field"] for e in caught.value.errors} == {
+        "taken[1]",
+        "proposed",
+        "is_first_players_first_turn",
+    }
 
 
 # --- maintenance ------------------------------------------------------------------------
@@ -116,4 +120,4 @@ def test_maintenance_negative_counts_are_payload_errors():
     """Quick-start Phase 1: Maintenance: counts are whole numbers from 0."""
     with pytest.raises(PayloadError) as caught:
         adjudicate("iacta", "maintenance", {"hand": -1, "deck": -2})
-    assert {e["field"] for e in caught.value.errors} == {"hand", "deck", "reserve"}
+    assert {e["field"] for e in caught.value.errors} == {"hand", "deck", "reserve", "is_first_turn"}

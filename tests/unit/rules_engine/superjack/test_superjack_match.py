@@ -33,7 +33,7 @@ def test_appendix_c_v2_3_nobody_chooses():
 @pytest.mark.parametrize(
     "game, previous, fields",
     [
-        (1, {"loser": "B", "draw": False}, {"previous"}),
+        (1, {"winner": "A", "loser": "B", "draw": False}, {"previous"}),
         (3, None, {"previous"}),
         (2, {"winner": "A", "loser": "B", "draw": True}, {"previous.winner", "previous.loser"}),
         (2, {"winner": "A", "draw": False}, {"previous.loser"}),
