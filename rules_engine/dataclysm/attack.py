@@ -216,8 +216,17 @@ def _explain(
     if skipped:
         text += f" ({', '.join(s['troop'] for s in skipped)} cannot attack this step)"
     text += "."
+    # What the step leaves behind, in one second sentence.
+    after = []
     if destroyed:
-        text += f" {', '.join(destroyed)} {'is' if len(destroyed) == 1 else 'are'} destroyed."
+        after.append(f"{_and(destroyed)} {'is' if len(destroyed) == 1 else 'are'} destroyed")
     if hp_after != hp_before:
-        text += f" The defending player goes from {hp_before} to {hp_after} HP."
+        after.append(f"the defending player goes from {hp_before} to {hp_after} HP")
+    if after:
+        sentence = " and ".join(after)
+        text += f" {sentence[0].upper()}{sentence[1:]}."
     return text
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -105,7 +105,8 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.DECK_SIZE,
-                f"The deck has {size} cards; it must have {MIN_CARDS} to {MAX_CARDS}.",
+                f"The deck has {size} card{'' if size == 1 else 's'}; it must have "
+                f"{MIN_CARDS} to {MAX_CARDS}.",
             )
         )
     for key, n in totals.items():
@@ -124,8 +125,14 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.GPU, f"{gpu_cards} [GPU] cards ({names}); a deck may have at most {MAX_GPU}."
             )
         )
-    if violations:
-        explanation = "The deck is illegal: " + " ".join(v["message"] for v in violations)
+    if len(violations) == 1:
+        explanation = f"The deck is illegal. {violations[0]['message']}"
+    elif violations:
+        # The first problem read out; every one is in ``violations`` with its rule.
+        explanation = (
+            f"The deck is illegal for {len(violations)} reasons. "
+            f"The first: {violations[0]['message']}"
+        )
     else:
         explanation = (
             f"The deck is legal: {size} cards, no name more than {MAX_COPIES} times and "

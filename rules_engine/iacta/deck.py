@@ -152,7 +152,7 @@ def deck_findings(
         violations.append(
             violation(
                 "201.1",
-                f"The Deck has {deck.total} cards; it must have {data.deck_min} to "
+                f"The Deck has {plural(deck.total, 'card')}; it must have {data.deck_min} to "
                 f"{data.deck_max}.",
             )
         )
@@ -172,7 +172,8 @@ def deck_findings(
             violations.append(
                 violation(
                     "201.1",
-                    f"{in_deck + in_side} copies of {name}{where}; at most {limit}{rule_note}.",
+                    f"{plural(in_deck + in_side, 'copy', 'copies')} of {name}{where}; "
+                    f"at most {limit}{rule_note}.",
                 )
             )
 
@@ -324,7 +325,7 @@ def deck_legality(
         text = (
             f"The {found['deck_size']}-card Deck is legal: Main Syndicate "
             f"{found['main_syndicate']}, {splash}, no card over its copy limit"
-            + (f", Sideboard {found['sideboard_size']} cards." if sideboard else ".")
+            + (f", Sideboard {plural(found['sideboard_size'], 'card')}." if sideboard else ".")
         )
     return ruling(text, citations, legal=not violations, violations=violations, **found)
 
@@ -395,8 +396,8 @@ def sideboard_swap(
             violations.append(
                 violation(
                     "902.3",
-                    f"The Sideboard has {new_side.total} cards but was registered with "
-                    f"{reg_side.total}; it must keep the same number between games.",
+                    f"The Sideboard has {plural(new_side.total, 'card')} but was registered "
+                    f"with {reg_side.total}; it must keep the same number between games.",
                 )
             )
         new_pool, reg_pool = new_main.plus(new_side), reg_main.plus(reg_side)
@@ -437,11 +438,11 @@ def sideboard_swap(
     elif moved:
         text = (
             f"The swap is legal: {_listed(swapped_in)} in for {_listed(swapped_out)}, "
-            f"Deck {new_main.total} cards, Sideboard {new_side.total}."
+            f"Deck {plural(new_main.total, 'card')}, Sideboard {new_side.total}."
         )
     else:
         text = (
-            f"The configuration is legal and unchanged: Deck {new_main.total} cards, "
+            f"The configuration is legal and unchanged: Deck {plural(new_main.total, 'card')}, "
             f"Sideboard {new_side.total}."
         )
     return ruling(

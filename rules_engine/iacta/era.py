@@ -107,13 +107,15 @@ def era_order(
         text += (
             f" Once it is empty the pending effects are placed in turn order from the active "
             f"player {active_player} ({join_words(placed, 'then')}), so with no responses they "
-            f"occur {join_words(then_occurs, 'then')}."
+            f"occur {join_words(then_occurs, 'then')}"
         )
-    if repeated:
-        citations.append("502.2")
-        text += " " + "; ".join(
-            f"{pid} is placed once and occurs {n} times (502.2)" for pid, n in repeated.items()
-        )
+        if repeated:
+            # Part of the same sentence, so the ruling stays two sentences long.
+            citations.append("502.2")
+            text += "; " + join_words(
+                [f"{pid} is placed once and occurs {n} times" for pid, n in repeated.items()]
+            )
+            text += " (502.2)"
         text += "."
     return ruling(
         text,

@@ -17,6 +17,7 @@ from rules_engine.iacta.common import (
     boolean,
     enum,
     integer,
+    join_words,
     obj,
     plural,
 )
@@ -82,6 +83,7 @@ def turn_action(
     used, plays = counts["variable_actions_used"], counts["card_plays_used"]
     limit = data.variable_actions
     violations = []
+    reasons = []  # each violation as a clause, so the ruling reads in two sentences
     citations = [QS_PLAY]
     cost = 0
     if proposed == CARD_PLAY:
@@ -89,6 +91,7 @@ def turn_action(
             violations.append(
                 violation(QS_PLAY, "The first player makes no card play on their first turn.")
             )
+            reasons.append("the first player makes no card play on their first turn")
         if plays >= data.card_plays:
             citations.append("503.4")
             violations.append(
@@ -97,6 +100,9 @@ def turn_action(
                     f"Both card plays of the turn are used ({plays} of {data.card_plays}); "
                     "a cancelled card play is not refunded (503.4).",
                 )
+            )
+            reasons.append(
+                "both card plays of the turn are used, and a cancelled one is not refunded (503.4)"
             )
         spent = f"card play {plays + 1} of {data.card_plays}"
     elif proposed == "set" and not counts["free_set_used"]:
@@ -112,21 +118,29 @@ def turn_action(
                     "may not be made twice, even if it was cancelled.",
                 )
             )
+            reasons.append(
+                "it was already made this turn, and a variable action may not be made twice, "
+                "even if it was cancelled (503.3)"
+            )
         if used + cost > limit:
+            in_use = f"{used} of {limit} {'is' if used == 1 else 'are'} already used"
             violations.append(
                 violation(
                     QS_PLAY,
                     f"{proposed.capitalize()} costs {plural(cost, 'variable action')} and "
-                    f"{used} of {limit} are used already.",
+                    f"{in_use}.",
                 )
             )
+            reasons.append(f"it costs {plural(cost, 'variable action')} and {in_use}")
         spent = f"{plural(cost, 'variable action')}, {used + cost} of {limit}"
     legal = not violations
     name = "A card play" if proposed == CARD_PLAY else proposed.capitalize()
     if legal:
         text = f"{name} is legal now: it uses {spent}."
     else:
-        text = f"{name} is not legal now. " + " ".join(v["message"] for v in violations)
+        text = f"{name} is not legal now: {reasons[0]}."
+        if len(reasons) > 1:
+            text += f" Also, {join_words(reasons[1:])}."
     return ruling(
         text,
         citations,

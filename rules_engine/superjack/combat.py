@@ -284,6 +284,10 @@ def _split(
     return dict(given), []
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _show(amounts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in amounts.items())
 
@@ -358,10 +362,11 @@ def combat(payload: dict[str, Any]) -> dict[str, Any]:
         citations.append(refs.CREATURE_DEATH)
     if any(c["left_combat"] for c in creatures):
         citations.append(refs.LEAVING_COMBAT)
+        left = [c["id"] for c in creatures if c["left_combat"]]
         notes.append(
-            "leaving combat: "
-            + ", ".join(c["id"] for c in creatures if c["left_combat"])
-            + " neither deals nor receives combat damage"
+            f"leaving combat: {_and(left)} "
+            + ("neither deals nor receives" if len(left) == 1 else "neither deal nor receive")
+            + " combat damage"
         )
     if any(c["id"] in dies and c.get("equipped") for c in creatures):
         citations.append(refs.A_EQUIPMENT_DIES)
@@ -371,14 +376,15 @@ def combat(payload: dict[str, Any]) -> dict[str, Any]:
         citations.append(refs.VICTORY_CONDITION)
 
     explanation = "All combat damage is dealt at once: " + (
-        f"{', '.join(dies)} {'dies' if len(dies) == 1 else 'die'}" if dies else "nothing dies"
+        f"{_and(dies)} {'dies' if len(dies) == 1 else 'die'}" if dies else "nothing dies"
     )
     explanation += f", and the defending player takes {to_player} (health {health})."
+    if returned:
+        notes.append(f"equipped gems {_and(returned)} return to play tapped")
     if notes:
+        # Every note in one second sentence, so the ruling reads aloud in two.
         text = "; ".join(notes)
         explanation += f" {text[0].upper()}{text[1:]}."
-    if returned:
-        explanation += f" Equipped gems {', '.join(returned)} return to play tapped."
     return ruling(
         explanation,
         citations,

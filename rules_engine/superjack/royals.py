@@ -14,6 +14,11 @@ from rules_engine.superjack import refs
 from rules_engine.superjack.cards import suit
 from rules_engine.superjack.schemas import card, field, flag
 
+
+def _and(cards: list[str]) -> str:
+    return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} and {cards[-1]}"
+
+
 _FRESH = "Entered play this turn (untrained); untrained royals may still be tapped."
 
 
@@ -70,6 +75,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
     cards = [r["card"] for r in royals]
     citations = [refs.ROYAL_SACRIFICE]
     violations = []
+    reasons = []  # each violation as a clause, so the ruling reads as one sentence
     if len({suit(c) for c in cards}) != 1:
         citations.append(refs.A_SUIT_REQUIREMENT)
         violations.append(
@@ -78,6 +84,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 f"{', '.join(cards)} are not all one suit; the same colour is not enough.",
             )
         )
+        reasons.append(f"{_and(cards)} are not all one suit (the same colour is not enough)")
     tapped = [r["card"] for r in royals if r["tapped"]]
     if tapped:
         violations.append(
@@ -85,6 +92,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.ROYAL_SACRIFICE, f"{', '.join(tapped)} must be untapped to be tapped for it."
             )
         )
+        reasons.append(f"{_and(tapped)} {'is' if len(tapped) == 1 else 'are'} already tapped")
     if payload["jack"]["stacked"]:
         citations.append(refs.A_SACRIFICE_STACKED)
         violations.append(
@@ -92,6 +100,9 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.ROYAL_SACRIFICE,
                 f"{cards[0]} is stacked; only a single, unstacked Jack can be sacrificed.",
             )
+        )
+        reasons.append(
+            f"{cards[0]} is stacked, and only a single, unstacked Jack can be sacrificed"
         )
     if any(r.get("fresh") for r in royals):
         citations.append(refs.A_UNTRAINED_ROYALS)
@@ -104,9 +115,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
         if any(r.get("fresh") for r in royals):
             explanation += " Being untrained only restricts attacking."
     else:
-        explanation = "Royal Sacrifice is not possible: " + " ".join(
-            v["message"] for v in violations
-        )
+        explanation = f"Royal Sacrifice is not possible: {'; '.join(reasons)}."
     return ruling(
         explanation,
         citations,

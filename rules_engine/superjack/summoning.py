@@ -21,6 +21,7 @@ from rules_engine.superjack.cards import (
     CREATURE_NAMES,
     CREATURE_PATTERN,
     GEM_PATTERN,
+    a_creature,
     color,
     rank,
 )
@@ -133,7 +134,8 @@ def summon(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.COLOR_REQUIREMENT,
-                f"A {name} costs exactly {cost} energy; {paid} {verb} paid ({why}).",
+                f"{a_creature(name, starts_sentence=True)} costs exactly {cost} energy; "
+                f"{paid} {verb} paid ({why}).",
             )
         )
     off_color = [g for g in gems if color(g) != needed]
@@ -195,7 +197,7 @@ def _stats_with_pairs(
     unknown = []
     power, toughness = stats.get("power"), stats.get("toughness")
     if power is None or toughness is None:
-        unknown.append(f"a {name}'s stats")
+        unknown.append(f"{a_creature(name)}'s stats")
     for pair in equipped:
         bonus = pair_bonus(data, rank(pair[0]))
         if bonus.get("power") is None or bonus.get("toughness") is None:

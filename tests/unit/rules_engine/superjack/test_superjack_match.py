@@ -45,3 +45,11 @@ def test_payload_errors_name_their_fields(game, previous, fields):
     with pytest.raises(PayloadError) as caught:
         first(game, previous)
     assert {e["field"] for e in caught.value.errors} == fields
+
+
+def test_after_a_draw_the_explanation_says_so_in_plain_grammar():
+    text = first(2, {"winner": None, "loser": None, "draw": True})["explanation"]
+    assert text.startswith(
+        "The first player is determined at random because the previous game was a draw"
+    )
+    assert "this is the first game" in first(1, None)["explanation"]
