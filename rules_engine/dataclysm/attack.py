@@ -216,15 +216,15 @@ def _explain(
     if skipped:
         text += f" ({', '.join(s['troop'] for s in skipped)} cannot attack this step)"
     text += "."
-    # What the step leaves behind, in one second sentence.
+    # What the step leaves behind, in one second sentence (troop ids keep their case).
     after = []
     if destroyed:
         after.append(f"{_and(destroyed)} {'is' if len(destroyed) == 1 else 'are'} destroyed")
     if hp_after != hp_before:
-        after.append(f"the defending player goes from {hp_before} to {hp_after} HP")
+        player = "the defending player" if after else "The defending player"
+        after.append(f"{player} goes from {hp_before} to {hp_after} HP")
     if after:
-        sentence = " and ".join(after)
-        text += f" {sentence[0].upper()}{sentence[1:]}."
+        text += f" {' and '.join(after)}."
     return text
 
 

@@ -91,6 +91,10 @@ def _payment_errors(gems: list[str], pool: list[dict[str, Any]]) -> list[dict[st
     return errors
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def paid_pairs(paid: list[str]) -> list[list[str]]:
     """Pairs (same rank, same colour) among the paid gems, in order of payment."""
     pairs: list[list[str]] = []
@@ -144,7 +148,7 @@ def summon(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.COLOR_REQUIREMENT,
-                f"{played} needs {needed} energy; {', '.join(off_color)} "
+                f"{played} needs {needed} energy; {_and(off_color)} "
                 f"{'is' if len(off_color) == 1 else 'are'} not {needed}.",
             )
         )

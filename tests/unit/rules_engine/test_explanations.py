@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules_engine import GAMES, PayloadError, adjudicate, get_question, questions
 from rules_engine.superjack.cards import DECK
@@ -616,6 +618,58 @@ def test_every_explanation_reads_aloud_in_two_plain_sentences(game, slug):
             bad.append(f"{text!r}: {', '.join(found)}")
     assert answered >= min(len(payloads), 3)
     assert bad == []
+
+
+def _leaves(value: Any, prefix: tuple = ()) -> Iterator[tuple]:
+    """Paths to every number and flag in a payload: the parts a count or a choice lives in."""
+    if isinstance(value, bool | int) and prefix:
+        yield prefix
+    elif isinstance(value, dict):
+        for key, sub in value.items():
+            yield from _leaves(sub, (*prefix, key))
+    elif isinstance(value, list):
+        for index, sub in enumerate(value):
+            yield from _leaves(sub, (*prefix, index))
+
+
+def _set(value: Any, path: tuple, new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _set(value[head], rest, new)}
+    changed = list(value)
+    changed[head] = _set(value[head], rest, new)
+    return changed
+
+
+def _get(value: Any, path: tuple) -> Any:
+    for part in path:
+        value = value[part]
+    return value
+
+
+BASES = [
+    (game, slug, payload)
+    for (game, slug), make in sorted(CASES.items())
+    for payload in [get_question(game, slug).example, *make()]
+    if any(True for _ in _leaves(payload))
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(BASES), st.data())
+def test_explanations_stay_plain_when_one_count_or_flag_changes(base, data):
+    """The walk above, with one number set to 0, 1, 2 or more, or one flag flipped."""
+    game, slug, payload = base
+    path = data.draw(st.sampled_from(list(_leaves(payload))))
+    old = _get(payload, path)
+    new = not old if isinstance(old, bool) else data.draw(st.sampled_from([0, 1, 2, 3, 7, 30]))
+    try:
+        text = adjudicate(game, slug, _set(payload, path, new))["explanation"]
+    except PayloadError:
+        return
+    assert problems(text) == [], text
 
 
 @pytest.mark.parametrize(
