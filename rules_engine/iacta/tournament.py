@@ -41,7 +41,7 @@ def search_time(seconds: float, judged: bool, *, data: GameData = DATA) -> dict[
     next_after: float = start + warnings * data.warning_interval_seconds
     if next_after == int(next_after):
         next_after = int(next_after)
-    shown = f"{seconds:g}"
+    shown = f"{seconds:g} second{'' if seconds == 1 else 's'}"
     if judged:
         citations = ["904.2", "904.4", "904.6"]
         basis = (
@@ -55,9 +55,11 @@ def search_time(seconds: float, judged: bool, *, data: GameData = DATA) -> dict[
             f"{data.unjudged_grace_seconds:g} seconds after the {data.search_limit_seconds:g}-"
             "second limit, and one more for each further minute"
         )
+    allowed = (
+        f"at most {plural(warnings, 'Slow Play Warning')}" if warnings else "no Slow Play Warning"
+    )
     text = (
-        f"A search of {shown} seconds allows at most "
-        f"{plural(warnings, 'Slow Play Warning')}: {basis}. The next becomes possible "
+        f"A search of {shown} allows {allowed}: {basis}. The next becomes possible "
         f"after {next_after:g} seconds."
     )
     return ruling(text, citations, max_warnings=warnings, next_warning_after=next_after)
