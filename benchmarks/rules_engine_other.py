@@ -25,17 +25,32 @@ def heavier_cases() -> list[tuple[str, str, str, dict[str, Any]]]:
 
     gems = [{"card": f"{r}{s}", "tapped": False} for r in range(2, 8) for s in "HDSC"]
     attackers = [
-        {"id": f"a{i}", "power": 5, "toughness": 5, "blocked": True, "trample": i == 0}
+        {
+            "id": f"a{i}",
+            "power": 5,
+            "toughness": 5,
+            "damage": 0,
+            "trample": i == 0,
+            "blocked": True,
+            "left_combat": False,
+        }
         for i in range(8)
     ]
     blockers = [
-        {"id": f"b{i}{j}", "power": 1, "toughness": 2, "blocking": f"a{i}"}
+        {
+            "id": f"b{i}{j}",
+            "power": 1,
+            "toughness": 2,
+            "damage": 0,
+            "blocking": f"a{i}",
+            "left_combat": False,
+        }
         for i in range(8)
         for j in range(2)
     ]
     split = {f"a{i}": {f"b{i}0": 2, f"b{i}1": 3} for i in range(1, 8)}
     troops = [{"id": f"t{i}", "atk": 2, "hp": 3} for i in range(8)]
-    enemies = [{"id": f"e{i}", "atk": 1, "hp": 2} for i in range(8)]
+    enemies = [{"id": f"e{i}", "atk": 1, "hp": 2, "can_be_hit": True} for i in range(8)]
     return [
         (
             "superjack",

@@ -144,6 +144,8 @@ def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: b
     named |= {e.name for e in [*proposed.main, *proposed.sideboard]}
     payload = {
         "registered": registered,
+        # Arbiter keeps no per-game configuration, so the last game's is the registered one.
+        "previous": registered,
         "proposed": text_lists.deck_payload(proposed),
         "new_match": new_match,
         "cards": {name: data[name] for name in data if name in named},

@@ -7,11 +7,13 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from judging import calls
 from judging import penalties as penalty_service
+from judging import queue as judge_queue
 from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
 from tournaments import rounds
 from tournaments.models import Event, Match, Registration
@@ -36,24 +38,23 @@ def _current_matches(event: Event) -> list[Match]:
 
 @event_role_required(*STAFF)
 def console(request: HttpRequest, event: Event) -> HttpResponse:
-    """Open calls, matches with extensions and recent penalties of the current round."""
-    current = rounds.latest_round(event)
-    matches = _current_matches(event)
+    """The queue of what waits for a judge, the forms to log a call and grant time, and
+    every table of the current round."""
     context = {
         "event": event,
-        "round": current,
-        "open_calls": event.judge_calls.filter(resolved_at__isnull=True).select_related(
-            "match", "judge"
-        ),
-        "extended": [m for m in matches if m.extension_minutes],
-        "disputed": [m for m in matches if m.status == Match.Status.DISPUTED],
-        "recent": event.penalties.select_related(
-            "player__user", "judge", "round", "match"
-        ).order_by("-issued_at", "-pk")[:10],
-        "matches": matches,
+        "round": rounds.latest_round(event),
+        "queue": judge_queue.build_queue(event, timezone.now()),
+        "matches": _current_matches(event),
         "deck_checks": event.deck_checks.select_related("registration__user")[:5],
     }
     return render(request, "judging/event_console.html", context)
+
+
+@event_role_required(*STAFF)
+def console_queue(request: HttpRequest, event: Event) -> HttpResponse:
+    """The console's queue alone: the fragment the console fetches again every 20 s."""
+    queue = judge_queue.build_queue(event, timezone.now())
+    return render(request, "judging/_queue.html", {"event": event, "queue": queue})
 
 
 def _penalty_form_context(event: Event, request: HttpRequest) -> dict:
@@ -248,8 +249,6 @@ def call_page(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
             return redirect("judging:console", event.pk)
     elapsed = None
     if call.is_open:
-        from django.utils import timezone
-
         elapsed = max(1, round((timezone.now() - call.called_at).total_seconds() / 60))
     return render(request, "judging/call.html", {"event": event, "call": call, "elapsed": elapsed})
 

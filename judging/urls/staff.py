@@ -6,6 +6,7 @@ from judging import reports, views
 
 urlpatterns = [
     path("events/<int:event_id>/judge/", views.console, name="console"),
+    path("events/<int:event_id>/judge/queue/", views.console_queue, name="console_queue"),
     path("events/<int:event_id>/penalties/", views.penalty_list, name="penalties"),
     path("events/<int:event_id>/penalties/new/", views.new_penalty, name="new_penalty"),
     path("events/<int:event_id>/penalties/preview/", views.preview, name="preview"),

@@ -53,7 +53,7 @@ _DEFENDER = field(
     "Troop",
     "The defending player's troop in this slot, or null if empty.",
     type=["object", "null"],
-    required=["id", "atk", "hp"],
+    required=["id", "atk", "hp", "can_be_hit"],
     properties={
         **_STATS,
         "can_be_hit": flag("Can be hit", "False if no attacker can hit it (it is passed over)."),
@@ -191,7 +191,7 @@ def _target(
         if (
             troop is not None
             and hp[troop["id"]] > 0
-            and troop.get("can_be_hit", True)
+            and troop["can_be_hit"]
             and attacker not in troop.get("unhittable_by", ())
         ):
             return row, troop
@@ -216,8 +216,17 @@ def _explain(
     if skipped:
         text += f" ({', '.join(s['troop'] for s in skipped)} cannot attack this step)"
     text += "."
+    # What the step leaves behind, in one second sentence (troop ids keep their case).
+    after = []
     if destroyed:
-        text += f" {', '.join(destroyed)} {'is' if len(destroyed) == 1 else 'are'} destroyed."
+        after.append(f"{_and(destroyed)} {'is' if len(destroyed) == 1 else 'are'} destroyed")
     if hp_after != hp_before:
-        text += f" The defending player goes from {hp_before} to {hp_after} HP."
+        player = "the defending player" if after else "The defending player"
+        after.append(f"{player} goes from {hp_before} to {hp_after} HP")
+    if after:
+        text += f" {' and '.join(after)}."
     return text
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

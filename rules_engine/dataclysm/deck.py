@@ -33,7 +33,7 @@ SCHEMA = {
                 "Entry",
                 "One card name and its number of copies.",
                 type="object",
-                required=["name", "count"],
+                required=["name", "count", "gpu"],
                 properties={
                     "name": field(
                         "Name",
@@ -55,14 +55,14 @@ EXAMPLE = {
         {"name": "DRAGON", "count": 3, "gpu": False},
         {"name": "FIREWALL", "count": 3, "gpu": False},
         {"name": "OVERCLOCK", "count": 1, "gpu": True},
-        {"name": "PING", "count": 3},
-        {"name": "PATCH", "count": 3},
-        {"name": "ROOTKIT", "count": 3},
-        {"name": "SANDBOX", "count": 3},
-        {"name": "TROJAN", "count": 3},
-        {"name": "CACHE", "count": 3},
-        {"name": "DAEMON", "count": 3},
-        {"name": "KERNEL", "count": 2},
+        {"name": "PING", "count": 3, "gpu": False},
+        {"name": "PATCH", "count": 3, "gpu": False},
+        {"name": "ROOTKIT", "count": 3, "gpu": False},
+        {"name": "SANDBOX", "count": 3, "gpu": False},
+        {"name": "TROJAN", "count": 3, "gpu": False},
+        {"name": "CACHE", "count": 3, "gpu": False},
+        {"name": "DAEMON", "count": 3, "gpu": False},
+        {"name": "KERNEL", "count": 2, "gpu": False},
     ]
 }
 
@@ -86,7 +86,7 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
         key = entry["name"].strip().casefold()
         shown.setdefault(key, entry["name"].strip())
         totals[key] = totals.get(key, 0) + entry["count"]
-        is_gpu = bool(entry.get("gpu"))
+        is_gpu = entry["gpu"]
         if key in gpu and gpu[key][0] != is_gpu:
             errors.append(
                 {
@@ -105,7 +105,8 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.DECK_SIZE,
-                f"The deck has {size} cards; it must have {MIN_CARDS} to {MAX_CARDS}.",
+                f"The deck has {size} card{'' if size == 1 else 's'}; it must have "
+                f"{MIN_CARDS} to {MAX_CARDS}.",
             )
         )
     for key, n in totals.items():
@@ -124,8 +125,14 @@ def deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.GPU, f"{gpu_cards} [GPU] cards ({names}); a deck may have at most {MAX_GPU}."
             )
         )
-    if violations:
-        explanation = "The deck is illegal: " + " ".join(v["message"] for v in violations)
+    if len(violations) == 1:
+        explanation = f"The deck is illegal. {violations[0]['message']}"
+    elif violations:
+        # The first problem read out; every one is in ``violations`` with its rule.
+        explanation = (
+            f"The deck is illegal for {len(violations)} reasons. "
+            f"The first: {violations[0]['message']}"
+        )
     else:
         explanation = (
             f"The deck is legal: {size} cards, no name more than {MAX_COPIES} times and "

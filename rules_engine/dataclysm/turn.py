@@ -64,7 +64,7 @@ KINDS = list(LIMITS)
 
 PLAY_SCHEMA = {
     "type": "object",
-    "required": ["played", "proposed"],
+    "required": ["played", "proposed", "has_target"],
     "properties": {
         "played": field(
             "Already played",
@@ -74,10 +74,10 @@ PLAY_SCHEMA = {
             items=field("Kind", "The kind of card played.", enum=KINDS),
         ),
         "proposed": field("Proposed", "The kind of card the player wants to play now.", enum=KINDS),
-        "has_target": flag("Has a target", "For a Cheat: an eligible target exists."),
+        "has_target": flag(
+            "Has a target", "An eligible target exists (it decides whether a Cheat may be played)."
+        ),
     },
-    "if": {"properties": {"proposed": {"const": "cheat"}}},
-    "then": {"required": ["has_target"]},
 }
 
 

@@ -155,9 +155,10 @@ def _why_not(
     """Why no assignment exists, naming the symbols that compete for too few dice."""
     needed = sum(1 for s in symbols if s.kind != "free")
     if needed > len(reserve):
+        held = f"only {len(reserve)}" if reserve else "none"
         return (
             f"the cost takes {plural(needed, 'die', 'dice')} but the {where} "
-            f"{show_dice(reserve)} holds only {len(reserve)}"
+            f"{show_dice(reserve)} holds {held}"
         )
     names = [symbols[i].text for i in blocking]
     usable = [d for d in reserve if any(symbols[i].accepts(d) for i in blocking)]
@@ -180,28 +181,31 @@ def pay_cost(
     shown_cost = " ".join(cost) if cost else "nothing"
     if payable:
         pairs = ", ".join(f"{a['cost']} with {a['die']}" for a in assignment)
-        text = f"The Reserve {show_dice(reserve)} can pay {shown_cost}" + (
-            f": {pairs}." if pairs else " without spending a die."
+        first = f"The Reserve {show_dice(reserve)} can pay {shown_cost}" + (
+            f": {pairs}" if pairs else " without spending a die"
         )
     else:
-        text = f"The Reserve cannot pay {shown_cost}: {_why_not(symbols, reserve, blocking)}."
+        first = f"The Reserve cannot pay {shown_cost}: {_why_not(symbols, reserve, blocking)}"
     answer: dict[str, Any] = {"payable": payable, "assignment": assignment}
     citations = [QS_PLAYING_CARDS]
+    second = None
     if payment is not None:
         legal, paid, why = _check_payment(symbols, reserve, payment)
         answer["payment_legal"] = legal
         answer["payment_assignment"] = paid
-        text += (
-            f" The payment {show_dice(payment)} is legal."
-            if legal
-            else f" The payment {show_dice(payment)} is not legal: {why}."
+        second = f"The payment {show_dice(payment)} is " + (
+            "legal" if legal else f"not legal: {why}"
         )
+    # One clause, not a sentence of its own, so a ruling stays two sentences (102.2).
+    high = (
+        f" (a die above {DATA.faces} pays N+, ODD and EVN costs by its value, "
+        "but an exact cost only of its own number, 102.2)"
+    )
+    if any(d > DATA.faces for d in reserve):
+        first += high
     if any(d > DATA.faces for d in [*reserve, *(payment or ())]):
         citations.append("102.2")
-        text += (
-            f" A die above {DATA.faces} pays N+ and ODD/EVN costs by its value, "
-            "but only an exact cost of that same number (102.2)."
-        )
+    text = f"{first}." + (f" {second}." if second else "")
     return ruling(text, citations, **answer)
 
 
@@ -213,13 +217,14 @@ def _check_payment(
     absent = Counter(payment) - Counter(reserve)
     if absent:
         problems.append(
-            f"it spends dice the Reserve {show_dice(reserve)} does not hold "
-            f"({show_dice(sorted(absent.elements()))} too many)"
+            f"it spends {show_dice(sorted(absent.elements()))}, which the Reserve "
+            f"{show_dice(reserve)} does not hold"
         )
     needed = sum(1 for s in symbols if s.kind != "free")
     if len(payment) != needed:
+        takes = plural(needed, "die", "dice") if needed else "none"
         problems.append(
-            f"it spends {plural(len(payment), 'die', 'dice')} where the cost takes {needed}"
+            f"it spends {plural(len(payment), 'die', 'dice')} where the cost takes {takes}"
         )
     if problems:
         return False, None, "; ".join(problems)

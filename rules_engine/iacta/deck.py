@@ -130,7 +130,7 @@ def _breakdown(counts: Mapping[str, int]) -> str:
 
 def deck_findings(
     main: Sequence[Mapping[str, Any]],
-    sideboard: Sequence[Mapping[str, Any]] = (),
+    sideboard: Sequence[Mapping[str, Any]],
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     main_syndicate: str | None = None,
     *,
@@ -152,7 +152,7 @@ def deck_findings(
         violations.append(
             violation(
                 "201.1",
-                f"The Deck has {deck.total} cards; it must have {data.deck_min} to "
+                f"The Deck has {plural(deck.total, 'card')}; it must have {data.deck_min} to "
                 f"{data.deck_max}.",
             )
         )
@@ -172,7 +172,8 @@ def deck_findings(
             violations.append(
                 violation(
                     "201.1",
-                    f"{in_deck + in_side} copies of {name}{where}; at most {limit}{rule_note}.",
+                    f"{plural(in_deck + in_side, 'copy', 'copies')} of {name}{where}; "
+                    f"at most {limit}{rule_note}.",
                 )
             )
 
@@ -301,7 +302,7 @@ def summarise(subject: str, violations: Sequence[Mapping[str, str]]) -> str:
 
 def deck_legality(
     main: Sequence[Mapping[str, Any]],
-    sideboard: Sequence[Mapping[str, Any]] = (),
+    sideboard: Sequence[Mapping[str, Any]],
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     main_syndicate: str | None = None,
     *,
@@ -324,7 +325,7 @@ def deck_legality(
         text = (
             f"The {found['deck_size']}-card Deck is legal: Main Syndicate "
             f"{found['main_syndicate']}, {splash}, no card over its copy limit"
-            + (f", Sideboard {found['sideboard_size']} cards." if sideboard else ".")
+            + (f", Sideboard {plural(found['sideboard_size'], 'card')}." if sideboard else ".")
         )
     return ruling(text, citations, legal=not violations, violations=violations, **found)
 
@@ -345,8 +346,8 @@ def _listed(items: list[dict[str, Any]]) -> str:
 def sideboard_swap(
     registered: Mapping[str, Any],
     proposed: Mapping[str, Any],
-    previous: Mapping[str, Any] | None = None,
-    new_match: bool = False,
+    previous: Mapping[str, Any],
+    new_match: bool,
     cards: Mapping[str, Mapping[str, Any]] | None = None,
     *,
     data: GameData = DATA,
@@ -354,17 +355,14 @@ def sideboard_swap(
     """Whether ``proposed`` is a legal configuration for the next game (902.2-902.5).
 
     Each configuration is ``{"main": [...], "sideboard": [...]}`` with an optional
-    ``main_syndicate``; ``previous`` (the last game's) defaults to ``registered``.
+    ``main_syndicate``; ``previous`` is the last game's (the registered one before game 2).
     """
-    previous = previous or registered
-    reg_main, reg_side = _Tally(registered["main"]), _Tally(registered.get("sideboard", ()))
+    reg_main, reg_side = _Tally(registered["main"]), _Tally(registered["sideboard"])
     prev_main = _Tally(previous["main"])
-    new_main, new_side = _Tally(proposed["main"]), _Tally(proposed.get("sideboard", ()))
+    new_main, new_side = _Tally(proposed["main"]), _Tally(proposed["sideboard"])
 
     designated = proposed.get("main_syndicate") or registered.get("main_syndicate")
-    found = deck_findings(
-        proposed["main"], proposed.get("sideboard", ()), cards, designated, data=data
-    )
+    found = deck_findings(proposed["main"], proposed["sideboard"], cards, designated, data=data)
     violations = [
         violation(v["rule"], f"Proposed Deck: {v['message']}") for v in found["violations"]
     ]
@@ -398,8 +396,8 @@ def sideboard_swap(
             violations.append(
                 violation(
                     "902.3",
-                    f"The Sideboard has {new_side.total} cards but was registered with "
-                    f"{reg_side.total}; it must keep the same number between games.",
+                    f"The Sideboard has {plural(new_side.total, 'card')} but was registered "
+                    f"with {reg_side.total}; it must keep the same number between games.",
                 )
             )
         new_pool, reg_pool = new_main.plus(new_side), reg_main.plus(reg_side)
@@ -440,11 +438,11 @@ def sideboard_swap(
     elif moved:
         text = (
             f"The swap is legal: {_listed(swapped_in)} in for {_listed(swapped_out)}, "
-            f"Deck {new_main.total} cards, Sideboard {new_side.total}."
+            f"Deck {plural(new_main.total, 'card')}, Sideboard {new_side.total}."
         )
     else:
         text = (
-            f"The configuration is legal and unchanged: Deck {new_main.total} cards, "
+            f"The configuration is legal and unchanged: Deck {plural(new_main.total, 'card')}, "
             f"Sideboard {new_side.total}."
         )
     return ruling(
@@ -469,7 +467,9 @@ _ENTRY = obj(
     required=["name", "count"],
 )
 _MAIN = array("Deck", "The main Deck, one entry per card name.", _ENTRY, MAX_LIST)
-_SIDE = array("Sideboard", "The Sideboard, one entry per card name (902.1).", _ENTRY, 50)
+_SIDE = array(
+    "Sideboard", "The Sideboard, one entry per card name; empty if none (902.1).", _ENTRY, 50
+)
 _CARD = obj(
     "Card data",
     "A card's syndicate and tier.",
@@ -488,7 +488,7 @@ _CARD = obj(
             99,
         ),
     },
-    required=["tier"],
+    required=["syndicate", "tier"],
 )
 _CARDS = {
     "type": "object",
@@ -519,14 +519,14 @@ _MAIN_SYNDICATE = string(
     ),
     schema=obj(
         "Deck legality",
-        "The decklist, optional Sideboard, designation and card data.",
+        "The Deck, the Sideboard (empty if none), optional designation and card data.",
         {
             "main": _MAIN,
             "sideboard": _SIDE,
             "main_syndicate": _MAIN_SYNDICATE,
             "cards": _CARDS,
         },
-        required=["main"],
+        required=["main", "sideboard"],
     ),
     example={
         "main": [
@@ -565,7 +565,7 @@ _MAIN_SYNDICATE = string(
 def _deck_legality(payload: dict[str, Any]) -> dict[str, Any]:
     return deck_legality(
         payload["main"],
-        payload.get("sideboard", ()),
+        payload["sideboard"],
         payload.get("cards"),
         payload.get("main_syndicate"),
     )
@@ -594,13 +594,14 @@ def _configuration(title: str, description: str) -> dict[str, Any]:
         {
             "registered": _configuration("Registered", "The lists registered for the event."),
             "previous": _configuration(
-                "Previous", "Optional: the configuration of the last game (default: registered)."
+                "Previous",
+                "The configuration of the last game (the registered one before game 2).",
             ),
             "proposed": _configuration("Proposed", "The configuration for the next game."),
             "new_match": boolean("New match", "True before the first game of a new match."),
             "cards": _CARDS,
         },
-        required=["registered", "proposed"],
+        required=["registered", "previous", "proposed", "new_match"],
     ),
     example={
         "registered": {
@@ -669,7 +670,7 @@ def _sideboard_swap(payload: dict[str, Any]) -> dict[str, Any]:
     return sideboard_swap(
         payload["registered"],
         payload["proposed"],
-        payload.get("previous"),
-        payload.get("new_match", False),
+        payload["previous"],
+        payload["new_match"],
         payload.get("cards"),
     )

@@ -66,7 +66,7 @@ def era_order(
     players: Sequence[str],
     active_player: str,
     declared: Sequence[dict[str, Any]],
-    pending: Sequence[dict[str, Any]] = (),
+    pending: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
     """Order of occurrence of ``declared`` (bottom to top), then of ``pending`` once placed.
 
@@ -107,13 +107,15 @@ def era_order(
         text += (
             f" Once it is empty the pending effects are placed in turn order from the active "
             f"player {active_player} ({join_words(placed, 'then')}), so with no responses they "
-            f"occur {join_words(then_occurs, 'then')}."
+            f"occur {join_words(then_occurs, 'then')}"
         )
-    if repeated:
-        citations.append("502.2")
-        text += " " + "; ".join(
-            f"{pid} is placed once and occurs {n} times (502.2)" for pid, n in repeated.items()
-        )
+        if repeated:
+            # Part of the same sentence, so the ruling stays two sentences long.
+            citations.append("502.2")
+            text += "; " + join_words(
+                [f"{pid} is placed once and occurs {n} times" for pid, n in repeated.items()]
+            )
+            text += " (502.2)"
         text += "."
     return ruling(
         text,
@@ -173,7 +175,7 @@ _PENDING = obj(
                 100,
             ),
         },
-        required=["players", "active_player", "declared"],
+        required=["players", "active_player", "declared", "pending"],
     ),
     example={
         "players": ["A", "B"],
@@ -191,5 +193,5 @@ def _era_order(payload: dict[str, Any]) -> dict[str, Any]:
         payload["players"],
         payload["active_player"],
         payload["declared"],
-        payload.get("pending", ()),
+        payload["pending"],
     )

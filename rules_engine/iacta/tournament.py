@@ -41,7 +41,7 @@ def search_time(seconds: float, judged: bool, *, data: GameData = DATA) -> dict[
     next_after: float = start + warnings * data.warning_interval_seconds
     if next_after == int(next_after):
         next_after = int(next_after)
-    shown = f"{seconds:g}"
+    shown = f"{seconds:g} second{'' if seconds == 1 else 's'}"
     if judged:
         citations = ["904.2", "904.4", "904.6"]
         basis = (
@@ -55,9 +55,11 @@ def search_time(seconds: float, judged: bool, *, data: GameData = DATA) -> dict[
             f"{data.unjudged_grace_seconds:g} seconds after the {data.search_limit_seconds:g}-"
             "second limit, and one more for each further minute"
         )
+    allowed = (
+        f"at most {plural(warnings, 'Slow Play Warning')}" if warnings else "no Slow Play Warning"
+    )
     text = (
-        f"A search of {shown} seconds allows at most "
-        f"{plural(warnings, 'Slow Play Warning')}: {basis}. The next becomes possible "
+        f"A search of {shown} allows {allowed}: {basis}. The next becomes possible "
         f"after {next_after:g} seconds."
     )
     return ruling(text, citations, max_warnings=warnings, next_warning_after=next_after)
@@ -121,7 +123,6 @@ CONSEQUENCE_NAMES: dict[str, str] = {
     DQ: "Disqualification",  # 906
 }
 """The rules' own name of each consequence: the one spelling every page, report and print uses."""
-_RESULT_WORDS = CONSEQUENCE_NAMES
 
 
 class _Record:
@@ -204,7 +205,7 @@ def penalties(penalties_: Sequence[Mapping[str, Any]], *, data: GameData = DATA)
     if consequences:
         citations.append("905.3")
         parts = [
-            f"{c['player']} gets a {_RESULT_WORDS[c['result']]} in game {c['game']} "
+            f"{c['player']} gets a {CONSEQUENCE_NAMES[c['result']]} in game {c['game']} "
             f"(penalty {c['at'] + 1}, {c['rule']})"
             for c in consequences
         ]

@@ -17,6 +17,7 @@ from rules_engine.iacta.common import (
     boolean,
     enum,
     integer,
+    join_words,
     obj,
     plural,
 )
@@ -73,7 +74,7 @@ def tally(taken: Sequence[str], *, data: GameData = DATA) -> dict[str, Any]:
 def turn_action(
     taken: Sequence[str],
     proposed: str,
-    is_first_players_first_turn: bool = False,
+    is_first_players_first_turn: bool,
     *,
     data: GameData = DATA,
 ) -> dict[str, Any]:
@@ -82,6 +83,7 @@ def turn_action(
     used, plays = counts["variable_actions_used"], counts["card_plays_used"]
     limit = data.variable_actions
     violations = []
+    reasons = []  # each violation as a clause, so the ruling reads in two sentences
     citations = [QS_PLAY]
     cost = 0
     if proposed == CARD_PLAY:
@@ -89,6 +91,7 @@ def turn_action(
             violations.append(
                 violation(QS_PLAY, "The first player makes no card play on their first turn.")
             )
+            reasons.append("the first player makes no card play on their first turn")
         if plays >= data.card_plays:
             citations.append("503.4")
             violations.append(
@@ -97,6 +100,9 @@ def turn_action(
                     f"Both card plays of the turn are used ({plays} of {data.card_plays}); "
                     "a cancelled card play is not refunded (503.4).",
                 )
+            )
+            reasons.append(
+                "both card plays of the turn are used, and a cancelled one is not refunded (503.4)"
             )
         spent = f"card play {plays + 1} of {data.card_plays}"
     elif proposed == "set" and not counts["free_set_used"]:
@@ -112,21 +118,29 @@ def turn_action(
                     "may not be made twice, even if it was cancelled.",
                 )
             )
+            reasons.append(
+                "it was already made this turn, and a variable action may not be made twice, "
+                "even if it was cancelled (503.3)"
+            )
         if used + cost > limit:
+            in_use = f"{used} of {limit} {'is' if used == 1 else 'are'} already used"
             violations.append(
                 violation(
                     QS_PLAY,
                     f"{proposed.capitalize()} costs {plural(cost, 'variable action')} and "
-                    f"{used} of {limit} are used already.",
+                    f"{in_use}.",
                 )
             )
+            reasons.append(f"it costs {plural(cost, 'variable action')} and {in_use}")
         spent = f"{plural(cost, 'variable action')}, {used + cost} of {limit}"
     legal = not violations
     name = "A card play" if proposed == CARD_PLAY else proposed.capitalize()
     if legal:
         text = f"{name} is legal now: it uses {spent}."
     else:
-        text = f"{name} is not legal now. " + " ".join(v["message"] for v in violations)
+        text = f"{name} is not legal now: {reasons[0]}."
+        if len(reasons) > 1:
+            text += f" Also, {join_words(reasons[1:])}."
     return ruling(
         text,
         citations,
@@ -142,7 +156,7 @@ def maintenance(
     hand: int,
     deck: int,
     reserve: int,
-    is_first_turn: bool = False,
+    is_first_turn: bool,
     *,
     draw: int | None = None,
     hand_limit: int | None = None,
@@ -165,23 +179,32 @@ def maintenance(
     sentences = []
     if drawn < wanted:
         citations.append("401.2")
-        sentences.append(
-            f"Draw {drawn} (only {plural(deck, 'card')} left in the Deck, 401.2), "
-            f"for a hand of {hand_after_draw}"
-        )
+        if drawn == 0:
+            sentences.append(f"Draw nothing, as the Deck is empty (401.2), for a hand of {hand}")
+        else:
+            sentences.append(
+                f"Draw {plural(drawn, 'card')}, all the Deck has left (401.2), "
+                f"for a hand of {hand_after_draw}"
+            )
     else:
-        sentences.append(f"Draw {drawn} for a hand of {hand_after_draw}")
+        sentences.append(f"Draw {plural(drawn, 'card')} for a hand of {hand_after_draw}")
     if discard:
-        sentences.append(f"discard {discard} down to {limit}")
+        sentences.append(f"discard {plural(discard, 'card')} down to {limit}")
     elif is_first_turn and hand_after_draw > limit:
-        sentences.append(f"keep all {hand_after_draw}: no discard on the first turn")
+        sentences.append(f"keep all {hand_after_draw}, as there is no discard on the first turn")
     else:
         sentences.append("no discard")
     if returned:
         citations.append("402.1")
-        sentences.append(f"return {returned} of the {reserve} Reserve dice to the Supply")
+        if returned == reserve:
+            sentences.append("return every Reserve die to the Supply")
+        else:
+            sentences.append(f"return {returned} of the {reserve} Reserve dice to the Supply")
+    elif reserve == 0:
+        sentences.append("the Reserve is empty")
     else:
-        sentences.append(f"the Reserve's {reserve} dice stay")
+        stay = "stays" if reserve == 1 else "stay"
+        sentences.append(f"the Reserve's {plural(reserve, 'die', 'dice')} {stay}")
     text = "; ".join(sentences) + "."
     if (draw, hand_limit, reserve_limit) != (None, None, None):
         citations.append("101.1")
@@ -228,7 +251,7 @@ def maintenance(
             ),
             "proposed": enum("Proposed action", "The action the player wants to make.", ACTIONS),
         },
-        required=["taken", "proposed"],
+        required=["is_first_players_first_turn", "taken", "proposed"],
     ),
     example={
         "is_first_players_first_turn": False,
@@ -238,7 +261,7 @@ def maintenance(
 )
 def _turn_action(payload: dict[str, Any]) -> dict[str, Any]:
     return turn_action(
-        payload["taken"], payload["proposed"], payload.get("is_first_players_first_turn", False)
+        payload["taken"], payload["proposed"], payload["is_first_players_first_turn"]
     )
 
 
@@ -270,7 +293,7 @@ def _count(title: str, description: str) -> dict[str, Any]:
                 "Reserve limit", "Optional: a card effect changes the Reserve limit (101.1)."
             ),
         },
-        required=["hand", "deck", "reserve"],
+        required=["hand", "deck", "reserve", "is_first_turn"],
     ),
     example={"hand": 4, "deck": 1, "reserve": 5, "is_first_turn": False},
 )
@@ -279,7 +302,7 @@ def _maintenance(payload: dict[str, Any]) -> dict[str, Any]:
         payload["hand"],
         payload["deck"],
         payload["reserve"],
-        payload.get("is_first_turn", False),
+        payload["is_first_turn"],
         draw=payload.get("draw"),
         hand_limit=payload.get("hand_limit"),
         reserve_limit=payload.get("reserve_limit"),

@@ -25,6 +25,12 @@ GEM_PATTERN = "^[2-7][HDSC]$"
 CREATURE_PATTERN = "^[JQKA][HDSC]$"
 
 
+def a_creature(name: str, *, starts_sentence: bool = False) -> str:
+    """The creature's name with its article: a Jack, an Ace."""
+    article = "an" if name[0] in "AEIOU" else "a"
+    return f"{article.capitalize() if starts_sentence else article} {name}"
+
+
 def rank(card: str) -> str:
     return card[:-1]
 

@@ -30,7 +30,7 @@ def _creature(role: str, extra: dict[str, Any], required: list[str]) -> dict[str
         role.capitalize(),
         f"One {role} as it stands now, equipment and effects included.",
         type="object",
-        required=["id", "power", "toughness", *required],
+        required=["id", "power", "toughness", "damage", *required, "left_combat"],
         properties={
             "id": field(
                 "Id",
@@ -85,7 +85,7 @@ SCHEMA = {
                         "Blockers were declared for it; stays true even if they were removed.",
                     ),
                 },
-                ["blocked"],
+                ["trample", "blocked"],
             ),
         ),
         "blockers": field(
@@ -165,7 +165,7 @@ def _check(payload: dict[str, Any]) -> tuple[list[dict[str, str]], set[str]]:
                     }
                 )
             seen.setdefault(c["id"], where)
-            if c.get("damage", 0) >= c["toughness"]:
+            if c["damage"] >= c["toughness"]:
                 errors.append(
                     {
                         "field": f"{where}.damage",
@@ -209,12 +209,10 @@ def _check(payload: dict[str, Any]) -> tuple[list[dict[str, str]], set[str]]:
 
 
 def _live_blockers(payload: dict[str, Any], attacker: dict[str, Any]) -> list[dict[str, Any]]:
-    if attacker.get("left_combat"):
+    if attacker["left_combat"]:
         return []
     return [
-        b
-        for b in payload["blockers"]
-        if b["blocking"] == attacker["id"] and not b.get("left_combat")
+        b for b in payload["blockers"] if b["blocking"] == attacker["id"] and not b["left_combat"]
     ]
 
 
@@ -224,8 +222,8 @@ def _split(
     """How a blocked attacker's damage lands: {blocker id or "player": damage}, errors."""
     aid, power = attacker["id"], attacker["power"]
     where = f"assignment.{aid}"
-    lethal = {b["id"]: b["toughness"] - b.get("damage", 0) for b in live}
-    if attacker.get("trample"):
+    lethal = {b["id"]: b["toughness"] - b["damage"] for b in live}
+    if attacker["trample"]:
         need = sum(lethal.values())
         if power >= need:
             split = {**lethal, PLAYER: power - need}
@@ -286,6 +284,10 @@ def _split(
     return dict(given), []
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _show(amounts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in amounts.items())
 
@@ -307,26 +309,26 @@ def combat(payload: dict[str, Any]) -> dict[str, Any]:
     citations = [refs.DAMAGE_RESOLUTION]
     notes = []
     for a in payload["attackers"]:
-        if a.get("left_combat") or a["id"] in bad:
+        if a["left_combat"] or a["id"] in bad:
             continue
         live = _live_blockers(payload, a)
         if not a["blocked"]:
             split = {PLAYER: a["power"]}
         elif not live:
             citations += [refs.BLOCKED_ATTACKERS, refs.A_BLOCKERS_DESTROYED]
-            split = {PLAYER: a["power"]} if a.get("trample") else {}
+            split = {PLAYER: a["power"]} if a["trample"] else {}
             notes.append(
                 f"once blocked, always blocked: {a['id']} has no blocker left and "
                 + (
                     "its Trample damage all reaches the player"
-                    if a.get("trample")
+                    if a["trample"]
                     else "deals no combat damage"
                 )
             )
         else:
             split, problems = _split(a, live, assignment.get(a["id"]))
             errors += problems
-        if a.get("trample") and a["blocked"]:
+        if a["trample"] and a["blocked"]:
             citations += [refs.TRAMPLE_MATH, refs.SUPERJACK]
         dealt[a["id"]] = {t: n for t, n in split.items() if n > 0}
     if errors:
@@ -335,7 +337,7 @@ def combat(payload: dict[str, Any]) -> dict[str, Any]:
     attackers = {a["id"]: a for a in payload["attackers"]}
     for b in payload["blockers"]:
         target = attackers[b["blocking"]]
-        if not b.get("left_combat") and not target.get("left_combat") and b["power"] > 0:
+        if not b["left_combat"] and not target["left_combat"] and b["power"] > 0:
             dealt[b["id"]] = {target["id"]: b["power"]}
 
     creatures = payload["attackers"] + payload["blockers"]
@@ -350,37 +352,39 @@ def combat(payload: dict[str, Any]) -> dict[str, Any]:
     dies = [
         c["id"]
         for c in creatures
-        if taken[c["id"]] and c.get("damage", 0) + taken[c["id"]] >= c["toughness"]
+        if taken[c["id"]] and c["damage"] + taken[c["id"]] >= c["toughness"]
     ]
-    gone = [c for c in creatures if c["id"] in dies or c.get("left_combat")]
+    gone = [c for c in creatures if c["id"] in dies or c["left_combat"]]
     returned = [gem for c in gone for pair in c.get("equipped", []) for gem in pair]
     health = payload["defender_health"] - to_player
 
     if dies:
         citations.append(refs.CREATURE_DEATH)
-    if any(c.get("left_combat") for c in creatures):
+    if any(c["left_combat"] for c in creatures):
         citations.append(refs.LEAVING_COMBAT)
+        left = [c["id"] for c in creatures if c["left_combat"]]
         notes.append(
-            "leaving combat: "
-            + ", ".join(c["id"] for c in creatures if c.get("left_combat"))
-            + " neither deals nor receives combat damage"
+            f"leaving combat: {_and(left)} "
+            + ("neither deals nor receives" if len(left) == 1 else "neither deal nor receive")
+            + " combat damage"
         )
     if any(c["id"] in dies and c.get("equipped") for c in creatures):
         citations.append(refs.A_EQUIPMENT_DIES)
-    if any(c.get("left_combat") and c.get("equipped") for c in creatures):
+    if any(c["left_combat"] and c.get("equipped") for c in creatures):
         citations.append(refs.A_EQUIPMENT_STOLEN)
     if health <= 0:
         citations.append(refs.VICTORY_CONDITION)
 
     explanation = "All combat damage is dealt at once: " + (
-        f"{', '.join(dies)} {'dies' if len(dies) == 1 else 'die'}" if dies else "nothing dies"
+        f"{_and(dies)} {'dies' if len(dies) == 1 else 'die'}" if dies else "nothing dies"
     )
     explanation += f", and the defending player takes {to_player} (health {health})."
+    if returned:
+        notes.append(f"equipped gems {_and(returned)} return to play tapped")
     if notes:
+        # Every note in one second sentence, so the ruling reads aloud in two.
         text = "; ".join(notes)
         explanation += f" {text[0].upper()}{text[1:]}."
-    if returned:
-        explanation += f" Equipped gems {', '.join(returned)} return to play tapped."
     return ruling(
         explanation,
         citations,

@@ -30,7 +30,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from rules_engine.superjack.cards import CREATURE_NAMES, GEM_RANKS
+from rules_engine.superjack.cards import CREATURE_NAMES, GEM_RANKS, a_creature
 from rules_engine.superjack.schemas import count, field, flag
 
 DATA_PATH = Path(__file__).with_name("data.toml")
@@ -60,12 +60,14 @@ DATA_SCHEMA: dict[str, Any] = field(
             {
                 rank: field(
                     name,
-                    f"Cost and printed stats of a {name}.",
+                    f"Cost and printed stats of {a_creature(name)}.",
                     type="object",
                     properties={
-                        "cost": count("Cost", f"Energy a {name} costs.", 1, 20),
-                        **_stats(f"a {name}"),
-                        "rush": flag("Rush", f"Whether a {name} can attack the turn it enters."),
+                        "cost": count("Cost", f"Energy {a_creature(name)} costs.", 1, 20),
+                        **_stats(a_creature(name)),
+                        "rush": flag(
+                            "Rush", f"Whether {a_creature(name)} can attack the turn it enters."
+                        ),
                     },
                 )
                 for rank, name in CREATURE_NAMES.items()

@@ -28,13 +28,13 @@ _FRESH = "Entered play (or changed control) this turn, so it is untrained."
 
 SCHEMA = {
     "type": "object",
-    "required": ["base", "adding"],
+    "required": ["base", "adding", "added_this_turn"],
     "properties": {
         "base": field(
             "Base",
             "The Jack or stack being added onto.",
             type="object",
-            required=["jacks", "tapped", "fresh"],
+            required=["jacks", "damage", "tapped", "fresh"],
             properties={
                 "jacks": count(
                     "Jacks", "How many Jacks it already is (1 for a single Jack).", 1, MAX_JACKS - 1
@@ -54,7 +54,7 @@ SCHEMA = {
                 "Jack added",
                 "One Jack, or a stack, added onto the base.",
                 type="object",
-                required=["tapped", "fresh"],
+                required=["damage", "tapped", "fresh"],
                 properties={
                     "jacks": count(
                         "Jacks", "How many Jacks it is; leave empty for one.", 1, MAX_JACKS - 1
@@ -117,8 +117,8 @@ def stack_jacks(payload: dict[str, Any]) -> dict[str, Any]:
         parts = [base]
     else:
         parts = [base, *adding]
-    damage = sum(p.get("damage", 0) for p in parts)
-    added_total = payload.get("added_this_turn", 0) + added
+    damage = sum(p["damage"] for p in parts)
+    added_total = payload["added_this_turn"] + added
     overencumbered = added_total >= 2
     trained = not any(p["fresh"] for p in parts)
     superjack = jacks >= SUPERJACK_SIZE

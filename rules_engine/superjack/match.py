@@ -22,19 +22,19 @@ _PLAYER = {"type": ["string", "null"], "maxLength": 60}
 
 SCHEMA = {
     "type": "object",
-    "required": ["game"],
+    "required": ["game", "previous"],
     "properties": {
         "game": count(
             "Game", "Which game of the match is about to start (1 for the first).", 1, MAX_GAMES
         ),
         "previous": field(
             "Previous game",
-            "How the previous game ended; empty for game 1.",
+            "How the previous game ended; null for game 1.",
             type=["object", "null"],
-            required=["draw"],
+            required=["winner", "loser", "draw"],
             properties={
-                "winner": field("Winner", "The player who won; empty after a draw.", **_PLAYER),
-                "loser": field("Loser", "The player who lost; empty after a draw.", **_PLAYER),
+                "winner": field("Winner", "The player who won; null after a draw.", **_PLAYER),
+                "loser": field("Loser", "The player who lost; null after a draw.", **_PLAYER),
                 "draw": flag("Draw", "The previous game was a draw."),
             },
         ),
@@ -54,7 +54,7 @@ EXAMPLE = {"game": 2, "previous": {"winner": "A", "loser": "B", "draw": False}}
 )
 def first_player(payload: dict[str, Any]) -> dict[str, Any]:
     """Name the first player, or say it is random, so no one argues for a choice v2.3 removed."""
-    game, previous = payload["game"], payload.get("previous")
+    game, previous = payload["game"], payload["previous"]
     errors = []
     if game == 1 and previous is not None:
         errors.append({"field": "previous", "message": "Game 1 has no previous game."})
@@ -63,7 +63,7 @@ def first_player(payload: dict[str, Any]) -> dict[str, Any]:
     if previous is not None:
         if previous["draw"]:
             for key in ("winner", "loser"):
-                if previous.get(key) is not None:
+                if previous[key] is not None:
                     errors.append(
                         {
                             "field": f"previous.{key}",
@@ -71,9 +71,9 @@ def first_player(payload: dict[str, Any]) -> dict[str, Any]:
                         }
                     )
         else:
-            if not previous.get("loser"):
+            if not previous["loser"]:
                 errors.append({"field": "previous.loser", "message": "Name the loser."})
-            elif previous.get("winner") == previous["loser"]:
+            elif previous["winner"] == previous["loser"]:
                 errors.append(
                     {"field": "previous.loser", "message": "The loser cannot also be the winner."}
                 )
@@ -82,9 +82,13 @@ def first_player(payload: dict[str, Any]) -> dict[str, Any]:
 
     citations = [refs.STARTING_THE_GAME, refs.MATCH_PLAY, refs.C_VERSION_2_3]
     if previous is None or previous["draw"]:
-        why = "a brand-new game" if previous is None else "the previous game was a draw"
+        why = (
+            "this is the first game of the match"
+            if previous is None
+            else "the previous game was a draw"
+        )
         return ruling(
-            f"The first player is determined at random because this is {why}; neither player "
+            f"The first player is determined at random because {why}, and neither player "
             "chooses. The first player skips their first draw step.",
             citations,
             first=None,

@@ -14,15 +14,20 @@ from rules_engine.superjack import refs
 from rules_engine.superjack.cards import suit
 from rules_engine.superjack.schemas import card, field, flag
 
+
+def _and(cards: list[str]) -> str:
+    return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} and {cards[-1]}"
+
+
 _FRESH = "Entered play this turn (untrained); untrained royals may still be tapped."
 
 
-def _royal(name: str, letter: str, extra: dict[str, Any]) -> dict[str, Any]:
+def _royal(name: str, letter: str, extra: dict[str, Any], required: tuple[str, ...] = ()) -> dict:
     return field(
         name,
         f"The {name} to tap.",
         type="object",
-        required=["card", "tapped"],
+        required=["card", "tapped", *required],
         properties={
             "card": card("Card", f"The {name}: {letter} then suit.", f"^{letter}[HDSC]$"),
             "tapped": flag("Tapped", f"The {name} is tapped."),
@@ -42,6 +47,7 @@ SCHEMA = {
                 "stacked": flag("Stacked", "The Jack is part of a stack."),
                 "fresh": flag("Fresh", _FRESH),
             },
+            required=("stacked",),
         ),
         "queen": _royal("Queen", "Q", {"fresh": flag("Fresh", _FRESH)}),
         "king": _royal("King", "K", {"fresh": flag("Fresh", _FRESH)}),
@@ -69,6 +75,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
     cards = [r["card"] for r in royals]
     citations = [refs.ROYAL_SACRIFICE]
     violations = []
+    reasons = []  # each violation as a clause, so the ruling reads as one sentence
     if len({suit(c) for c in cards}) != 1:
         citations.append(refs.A_SUIT_REQUIREMENT)
         violations.append(
@@ -77,6 +84,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 f"{', '.join(cards)} are not all one suit; the same colour is not enough.",
             )
         )
+        reasons.append(f"{_and(cards)} are not all one suit (the same colour is not enough)")
     tapped = [r["card"] for r in royals if r["tapped"]]
     if tapped:
         violations.append(
@@ -84,13 +92,17 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
                 refs.ROYAL_SACRIFICE, f"{', '.join(tapped)} must be untapped to be tapped for it."
             )
         )
-    if payload["jack"].get("stacked"):
+        reasons.append(f"{_and(tapped)} {'is' if len(tapped) == 1 else 'are'} already tapped")
+    if payload["jack"]["stacked"]:
         citations.append(refs.A_SACRIFICE_STACKED)
         violations.append(
             violation(
                 refs.ROYAL_SACRIFICE,
                 f"{cards[0]} is stacked; only a single, unstacked Jack can be sacrificed.",
             )
+        )
+        reasons.append(
+            f"{cards[0]} is stacked, and only a single, unstacked Jack can be sacrificed"
         )
     if any(r.get("fresh") for r in royals):
         citations.append(refs.A_UNTRAINED_ROYALS)
@@ -103,9 +115,7 @@ def royal_sacrifice(payload: dict[str, Any]) -> dict[str, Any]:
         if any(r.get("fresh") for r in royals):
             explanation += " Being untrained only restricts attacking."
     else:
-        explanation = "Royal Sacrifice is not possible: " + " ".join(
-            v["message"] for v in violations
-        )
+        explanation = f"Royal Sacrifice is not possible: {'; '.join(reasons)}."
     return ruling(
         explanation,
         citations,

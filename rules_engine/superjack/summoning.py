@@ -21,6 +21,7 @@ from rules_engine.superjack.cards import (
     CREATURE_NAMES,
     CREATURE_PATTERN,
     GEM_PATTERN,
+    a_creature,
     color,
     rank,
 )
@@ -32,7 +33,7 @@ EQUIP_SLOTS = 2
 
 SCHEMA = {
     "type": "object",
-    "required": ["creature", "gems"],
+    "required": ["creature", "gems", "pool"],
     "properties": {
         "creature": card(
             "Creature", "The creature being played: J, Q, K or A, then suit.", CREATURE_PATTERN
@@ -46,20 +47,20 @@ SCHEMA = {
         ),
         "pool": field(
             "Pool energy spent",
-            "Energy units spent from the energy pool, one entry per unit.",
+            "Energy units spent from the energy pool, one entry per unit; empty if none.",
             type="array",
             maxItems=10,
             items=field(
                 "Energy unit",
                 "One unit of pool energy and the gem that made it.",
                 type="object",
-                required=["color"],
+                required=["color", "gem"],
                 properties={
                     "color": field("Colour", "The energy's colour.", enum=list(COLORS)),
                     "gem": field(
                         "Made by gem",
                         "The gem tapped earlier this phase that made this unit; "
-                        "empty for energy no single gem made (Mine).",
+                        "null for energy no single gem made (Mine).",
                         type=["string", "null"],
                         pattern=GEM_PATTERN,
                         maxLength=2,
@@ -76,10 +77,10 @@ EXAMPLE = {"creature": "QH", "gems": ["2H", "2D", "3H", "3D"], "pool": []}
 
 def _payment_errors(gems: list[str], pool: list[dict[str, Any]]) -> list[dict[str, str]]:
     cards = [(f"gems[{i}]", g) for i, g in enumerate(gems)]
-    cards += [(f"pool[{i}].gem", u["gem"]) for i, u in enumerate(pool) if u.get("gem")]
+    cards += [(f"pool[{i}].gem", u["gem"]) for i, u in enumerate(pool) if u["gem"]]
     errors = duplicate_cards(cards)
     for i, unit in enumerate(pool):
-        if unit.get("gem") and color(unit["gem"]) != unit["color"]:
+        if unit["gem"] and color(unit["gem"]) != unit["color"]:
             errors.append(
                 {
                     "field": f"pool[{i}].color",
@@ -88,6 +89,10 @@ def _payment_errors(gems: list[str], pool: list[dict[str, Any]]) -> list[dict[st
                 }
             )
     return errors
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def paid_pairs(paid: list[str]) -> list[list[str]]:
@@ -114,7 +119,7 @@ def paid_pairs(paid: list[str]) -> list[list[str]]:
 def summon(payload: dict[str, Any]) -> dict[str, Any]:
     """Rule on a payment and what the creature gets from it, so no judge recounts gems."""
     gems: list[str] = payload["gems"]
-    pool: list[dict[str, Any]] = payload.get("pool") or []
+    pool: list[dict[str, Any]] = payload["pool"]
     errors = _payment_errors(gems, pool)
     if errors:
         raise PayloadError(errors)
@@ -133,7 +138,8 @@ def summon(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.COLOR_REQUIREMENT,
-                f"A {name} costs exactly {cost} energy; {paid} {verb} paid ({why}).",
+                f"{a_creature(name, starts_sentence=True)} costs exactly {cost} energy; "
+                f"{paid} {verb} paid ({why}).",
             )
         )
     off_color = [g for g in gems if color(g) != needed]
@@ -142,7 +148,7 @@ def summon(payload: dict[str, Any]) -> dict[str, Any]:
         violations.append(
             violation(
                 refs.COLOR_REQUIREMENT,
-                f"{played} needs {needed} energy; {', '.join(off_color)} "
+                f"{played} needs {needed} energy; {_and(off_color)} "
                 f"{'is' if len(off_color) == 1 else 'are'} not {needed}.",
             )
         )
@@ -151,7 +157,7 @@ def summon(payload: dict[str, Any]) -> dict[str, Any]:
         citations.append(refs.ENERGY_POOL)
 
     royal_charge = legal and not pool and is_run(gems)
-    pairs = paid_pairs(gems + [u["gem"] for u in pool if u.get("gem")]) if legal else []
+    pairs = paid_pairs(gems + [u["gem"] for u in pool if u["gem"]]) if legal else []
     equipped, unequipped = pairs[:EQUIP_SLOTS], pairs[EQUIP_SLOTS:]
     citations.append(refs.ROYAL_CHARGE)
     if pairs:
@@ -195,7 +201,7 @@ def _stats_with_pairs(
     unknown = []
     power, toughness = stats.get("power"), stats.get("toughness")
     if power is None or toughness is None:
-        unknown.append(f"a {name}'s stats")
+        unknown.append(f"{a_creature(name)}'s stats")
     for pair in equipped:
         bonus = pair_bonus(data, rank(pair[0]))
         if bonus.get("power") is None or bonus.get("toughness") is None:

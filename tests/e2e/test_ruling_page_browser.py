@@ -52,3 +52,20 @@ def test_ruling_page_fits_a_phone(page, live_server, log_in, judge_account):
     page.locator(".ruling").wait_for()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+
+
+def test_every_question_form_sends_a_complete_payload(page, live_server, log_in, judge_account):
+    """The forms are built from the schemas and start from each question's example; with
+    every field the contract requires, each one is answered, not refused with a 400."""
+    from rules_engine import GAMES, questions
+
+    log_in("jude", PASSWORD)
+    refused = []
+    for game in GAMES:
+        for question in questions(game):
+            page.goto(f"{live_server.url}/judge/rule/?game={game}&question={question.slug}")
+            page.get_by_role("button", name="Rule").click()
+            page.locator(".ruling").wait_for()
+            if page.locator('.ruling[data-status="ok"]').count() != 1:
+                refused.append(f"{game}/{question.slug}: {page.locator('.ruling').inner_text()}")
+    assert refused == []

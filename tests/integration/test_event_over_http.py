@@ -222,7 +222,9 @@ class EventRun:
         console = self.judge.get(f"/events/{self.event_id}/judge/")
         assert console.status_code == 200
         first, second = (p["name"] for p in match["players"])
-        assert f"Table {match['table']}</a>: {first} v {second}" in console.text
+        table_page = f"/events/{self.event_id}/judge/tables/{match['id']}/"
+        assert f'href="{table_page}">Table {match["table"]}</a>' in console.text
+        assert f"{first} v {second}: the players disagree on the result." in console.text
         response = self.judge.form(
             f"/events/{self.event_id}/matches/{match['id']}/result/",
             {"score": JUDGE_SCORE, "reason": "Judge call: game 3 was won by the first player"},

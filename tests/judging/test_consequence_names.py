@@ -29,6 +29,7 @@ PEOPLE_WORDS = [
     "judging/api.py",
     "judging/views.py",
     "judging/calls.py",
+    "judging/queue.py",
     "tournaments/results.py",
     "tournaments/penalty_results.py",
     "tournaments/result_notices.py",

@@ -50,7 +50,7 @@ def test_judge_of_another_event_is_refused(client, setting, organiser):
     response = client.get(f"/events/{event.pk}/judge/")
     assert response.status_code == 403
     assert "organiser or judges may open" in response.content.decode()
-    assert "Open judge calls" not in response.content.decode()  # the console's own heading
+    assert "Waiting for a judge" not in response.content.decode()  # the console's own heading
 
 
 def test_preview_shows_the_game_loss_before_confirming(client, setting, judge):

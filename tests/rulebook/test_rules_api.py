@@ -118,9 +118,14 @@ def test_deck_legality_without_cards_uses_the_card_database(client):
 
     load_demo_pools()
     main = [{"name": "ember tithe", "count": 4}]  # case as a player types it
-    body = post(client, "iacta", "deck-legality", {"main": main}).json()
+    body = post(client, "iacta", "deck-legality", {"main": main, "sideboard": []}).json()
     assert body["legal"] is False
     unknown = [v for v in body["violations"] if v["rule"] == "101.4"]
     assert unknown == []  # the card was found in the database
-    body = post(client, "iacta", "deck-legality", {"main": [{"name": "No Such Card", "count": 4}]})
+    body = post(
+        client,
+        "iacta",
+        "deck-legality",
+        {"main": [{"name": "No Such Card", "count": 4}], "sideboard": []},
+    )
     assert any(v["rule"] == "101.4" for v in body.json()["violations"])

@@ -255,6 +255,7 @@ TABLE: dict[str, list[Case]] = {
     "rulebook:ruling_result": [get(ALL_405), post(STAFF_PAGE)],
     # --- judging
     "judging:console": [get(STAFF_PAGE)],
+    "judging:console_queue": [get(STAFF_PAGE)],  # the console's queue, fetched every 20 s
     "judging:penalties": [get(STAFF_PAGE)],
     "judging:new_penalty": [get(STAFF_PAGE), post(E("login", "403", "400", "400"))],
     "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],

@@ -19,6 +19,11 @@ def troop(id, atk=1, hp=1, **extra):
     return {"id": id, "atk": atk, "hp": hp, **extra}
 
 
+def enemy(id, atk=1, hp=1, can_be_hit=True, **extra):
+    """A defending troop: the contract requires it to say whether it can be hit."""
+    return troop(id, atk, hp, can_be_hit=can_be_hit, **extra)
+
+
 def attack(front=EMPTY, back=EMPTY, dfront=EMPTY, dback=EMPTY, hp=30, first=False):
     return adjudicate(
         "dataclysm",
@@ -34,7 +39,7 @@ def attack(front=EMPTY, back=EMPTY, dfront=EMPTY, dback=EMPTY, hp=30, first=Fals
 def test_contract_example():
     result = attack(
         front=[troop("t1", 3, 2), None, None, None],
-        dfront=[troop("e1", 1, 2, can_be_hit=True), None, None, None],
+        dfront=[enemy("e1", 1, 2, can_be_hit=True), None, None, None],
     )
     assert result["attacks"] == [
         {"attacker": "t1", "target": "e1", "damage": 3, "row": "front", "column": 0}
@@ -45,8 +50,8 @@ def test_contract_example():
 def test_attack_targets_front_slot_then_back_slot_then_the_player():
     result = attack(
         front=[troop("t0"), troop("t1"), troop("t2"), None],
-        dfront=[troop("f0", hp=5), None, None, None],
-        dback=[troop("b0", hp=5), troop("b1", hp=5), None, None],
+        dfront=[enemy("f0", hp=5), None, None, None],
+        dback=[enemy("b0", hp=5), enemy("b1", hp=5), None, None],
     )
     assert [(a["attacker"], a["target"]) for a in result["attacks"]] == [
         ("t0", "f0"),
@@ -59,8 +64,8 @@ def test_attack_targets_front_slot_then_back_slot_then_the_player():
 def test_attack_targets_unhittable_troops_are_passed_over():
     result = attack(
         front=row(troop("t0", 2), troop("t1", 2)),
-        dfront=row(troop("f0", hp=5, can_be_hit=False), troop("f1", hp=5, unhittable_by=["t1"])),
-        dback=[None, troop("b1", hp=5), None, None],
+        dfront=row(enemy("f0", hp=5, can_be_hit=False), enemy("f1", hp=5, unhittable_by=["t1"])),
+        dback=[None, enemy("b1", hp=5), None, None],
     )
     assert [(a["attacker"], a["target"]) for a in result["attacks"]] == [
         ("t0", "player"),
@@ -79,8 +84,8 @@ def test_troop_damage_a_troop_destroyed_earlier_in_the_step_leaves_its_slot_empt
     result = attack(
         front=row(troop("t0", 2)),
         back=row(troop("u0", 2)),
-        dfront=row(troop("f0", hp=2)),
-        dback=row(troop("b0", hp=3)),
+        dfront=row(enemy("f0", hp=2)),
+        dback=row(enemy("b0", hp=3)),
     )
     assert [(a["attacker"], a["target"]) for a in result["attacks"]] == [("t0", "f0"), ("u0", "b0")]
     assert result["destroyed"] == ["f0"] and result["hp_after"] == {"f0": 0, "b0": 1}
@@ -115,7 +120,7 @@ def test_troops_entering_during_the_attack_step_and_startup_lag_do_not_attack():
 def test_zero_and_negative_damage_deal_no_damage():
     result = attack(
         front=[troop("z", 0), troop("n", -2), None, None],
-        dfront=[troop("e", hp=1), None, None, None],
+        dfront=[enemy("e", hp=1), None, None, None],
     )
     assert [a["damage"] for a in result["attacks"]] == [0, 0]
     assert result["destroyed"] == [] and result["defender_hp"] == 30
@@ -129,10 +134,10 @@ def test_attack_damage_the_step_is_resolved_to_the_end_even_below_zero_hp():
 
 def test_payload_errors_name_duplicate_ids_and_bad_rows():
     with pytest.raises(PayloadError) as caught:
-        attack(front=[troop("x"), None, None, None], dback=[None, troop("x"), None, None])
+        attack(front=[troop("x"), None, None, None], dback=[None, enemy("x"), None, None])
     assert [e["field"] for e in caught.value.errors] == ["defender.back[1].id"]
     with pytest.raises(PayloadError) as caught:
-        attack(front=[None, None, None], dfront=[troop("e", hp=0), None, None, None])
+        attack(front=[None, None, None], dfront=[enemy("e", hp=0), None, None, None])
     assert {e["field"] for e in caught.value.errors} == {"attacker.front", "defender.front[0].hp"}
 
 
@@ -140,14 +145,17 @@ slots = st.one_of(
     st.none(),
     st.fixed_dictionaries(
         {"atk": st.integers(-2, 6), "hp": st.integers(1, 6)},
-        optional={
-            "entered_this_step": st.booleans(),
-            "startup_lag": st.booleans(),
-            "can_be_hit": st.booleans(),
-        },
+        optional={"entered_this_step": st.booleans(), "startup_lag": st.booleans()},
+    ),
+)
+enemy_slots = st.one_of(
+    st.none(),
+    st.fixed_dictionaries(
+        {"atk": st.integers(-2, 6), "hp": st.integers(1, 6), "can_be_hit": st.booleans()}
     ),
 )
 rows = st.lists(slots, min_size=4, max_size=4)
+enemy_rows = st.lists(enemy_slots, min_size=4, max_size=4)
 
 
 def named(slots, prefix):
@@ -155,7 +163,7 @@ def named(slots, prefix):
 
 
 @settings(max_examples=200, deadline=None)
-@given(rows, rows, rows, rows, st.booleans())
+@given(rows, rows, enemy_rows, enemy_rows, st.booleans())
 def test_attack_step_property_no_troop_attacks_twice(front, back, dfront, dback, first):
     result = attack(
         named(front, "f"), named(back, "b"), named(dfront, "x"), named(dback, "y"), first=first

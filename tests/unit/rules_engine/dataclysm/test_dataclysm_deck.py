@@ -76,9 +76,15 @@ def test_payload_error_for_one_name_with_two_gpu_flags():
 
 def test_payload_error_names_each_bad_entry():
     with pytest.raises(PayloadError) as caught:
-        deck({"name": "  ", "count": 1}, {"name": "B", "count": 0}, {"count": 2})
+        deck(
+            {"name": "  ", "count": 1, "gpu": False},
+            {"name": "B", "count": 0, "gpu": False},
+            {"count": 2, "gpu": False},
+            {"name": "C", "count": 1},
+        )
     assert {e["field"] for e in caught.value.errors} == {
         "cards[0].name",
         "cards[1].count",
         "cards[2].name",
+        "cards[3].gpu",
     }

@@ -10,8 +10,12 @@ def curse(hp, value):
     return adjudicate("dataclysm", "curse", {"hp": hp, "curse": value})
 
 
-def play(played, proposed, **extra):
-    return adjudicate("dataclysm", "play-limit", {"played": played, "proposed": proposed, **extra})
+def play(played, proposed, has_target=True):
+    return adjudicate(
+        "dataclysm",
+        "play-limit",
+        {"played": played, "proposed": proposed, "has_target": has_target},
+    )
 
 
 def test_curse_contract_example_damage_then_reduce_by_5():
@@ -49,9 +53,11 @@ def test_cheat_cards_one_a_turn_and_only_with_a_target():
     assert no_target["legal"] is False and "eligible target" in no_target["explanation"]
 
 
-def test_cheat_cards_payload_error_when_has_target_is_missing():
+@pytest.mark.parametrize("proposed", ["cheat", "base_troop"])
+def test_payload_error_when_has_target_is_missing(proposed):
+    """The contract does not mark has_target optional, for a Cheat or any other kind."""
     with pytest.raises(PayloadError) as caught:
-        play([], "cheat")
+        adjudicate("dataclysm", "play-limit", {"played": [], "proposed": proposed})
     assert [e["field"] for e in caught.value.errors] == ["has_target"]
 
 

@@ -193,10 +193,10 @@ def test_pure_functions_are_usable_directly():
     assert max_search_warnings(121, judged=True) == 2
     consequences, tallies = escalate([{"player": "A", "infraction": "assault", "game": 1}])
     assert consequences[0]["result"] == "disqualification" and tallies["A"]["disqualified"]
-    assert maintenance(4, 1, 5)["return_to_supply"] == 2
-    assert turn_action(["roll"], "roll")["legal"] is False
+    assert maintenance(4, 1, 5, False)["return_to_supply"] == 2
+    assert turn_action(["roll"], "roll", False)["legal"] is False
     assert modified_value("die", 3, [{"op": "add", "value": -9, "order": 1}])["value"] == 1
-    assert era_order(["A"], "A", [{"id": "x", "player": "A"}])["occurs"] == ["x"]
+    assert era_order(["A"], "A", [{"id": "x", "player": "A"}], [])["occurs"] == ["x"]
     assert iacta_check([[], [], []])["iacta"] is False
     assert cash_out([{"id": "A", "banked": 3, "registers": [[], [], []]}])["winner"] == "A"
-    assert deck_legality([{"name": "X", "count": 40}])["legal"] is False
+    assert deck_legality([{"name": "X", "count": 40}], [])["legal"] is False

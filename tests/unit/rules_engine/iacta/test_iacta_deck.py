@@ -148,7 +148,10 @@ def test_without_card_data_every_card_is_unknown():
 
 def test_major_card_without_syndicate_is_a_payload_error():
     """202.1/202.3 need a major or minor card's syndicate: missing ones are payload errors."""
-    cards = {"Odd One": {"tier": "major"}, "Other": {"tier": "minor", "syndicate": ""}}
+    cards = {
+        "Odd One": {"tier": "major", "syndicate": None},
+        "Other": {"tier": "minor", "syndicate": ""},
+    }
     with pytest.raises(PayloadError) as caught:
         deck(entries(("Odd One", 4)), cards=cards)
     assert [e["field"] for e in caught.value.errors] == [
@@ -163,7 +166,11 @@ def test_deck_schema_errors_list_every_field():
         adjudicate(
             "iacta",
             "deck-legality",
-            {"main": [{"name": "A", "count": 0}, {"count": 2}], "cards": {"A": {"tier": "rare"}}},
+            {
+                "main": [{"name": "A", "count": 0}, {"count": 2}],
+                "sideboard": [],
+                "cards": {"A": {"syndicate": None, "tier": "rare"}},
+            },
         )
     assert {e["field"] for e in caught.value.errors} == {
         "main[0].count",
@@ -180,15 +187,14 @@ REGISTERED = {
 }
 
 
-def swap(proposed, previous=None, new_match=False):
+def swap(proposed, previous=REGISTERED, new_match=False):
     payload = {
         "registered": REGISTERED,
+        "previous": previous,
         "proposed": proposed,
         "new_match": new_match,
         "cards": CARDS,
     }
-    if previous is not None:
-        payload["previous"] = previous
     return adjudicate("iacta", "sideboard-swap", payload)
 
 
@@ -237,7 +243,13 @@ def test_modified_deck_stays_legal_902_2():
     r = adjudicate(
         "iacta",
         "sideboard-swap",
-        {"registered": registered_big_side, "proposed": proposed, "cards": CARDS},
+        {
+            "registered": registered_big_side,
+            "previous": registered_big_side,
+            "proposed": proposed,
+            "new_match": False,
+            "cards": CARDS,
+        },
     )
     assert [v["rule"] for v in r["violations"]] == ["202.3"]
     assert "902.2" in r["citations"]

@@ -75,7 +75,11 @@ def test_unknown_action_is_a_payload_error():
     """Quick-start Phase 2: Play: only the listed actions exist."""
     with pytest.raises(PayloadError) as caught:
         adjudicate("iacta", "turn-action", {"taken": ["roll", "dance"], "proposed": "jump"})
-    assert {e["field"] for e in caught.value.errors} == {"taken[1]", "proposed"}
+    assert {e["field"] for e in caught.value.errors} == {
+        "taken[1]",
+        "proposed",
+        "is_first_players_first_turn",
+    }
 
 
 # --- maintenance ------------------------------------------------------------------------
@@ -116,4 +120,12 @@ def test_maintenance_negative_counts_are_payload_errors():
     """Quick-start Phase 1: Maintenance: counts are whole numbers from 0."""
     with pytest.raises(PayloadError) as caught:
         adjudicate("iacta", "maintenance", {"hand": -1, "deck": -2})
-    assert {e["field"] for e in caught.value.errors} == {"hand", "deck", "reserve"}
+    assert {e["field"] for e in caught.value.errors} == {"hand", "deck", "reserve", "is_first_turn"}
+
+
+def test_maintenance_counts_one_die_and_one_card_in_the_singular():
+    """Quick-start Phase 1: Maintenance, read aloud: "1 die", "1 card", never "1 dice"."""
+    text = maint(hand=4, deck=1, reserve=1)["explanation"]
+    assert "Draw 1 card," in text and "the Reserve's 1 die stays" in text
+    text = maint(hand=6, deck=20, reserve=4)["explanation"]
+    assert "discard 3 cards down to 5" in text and "return 1 of the 4 Reserve dice" in text

@@ -69,8 +69,9 @@ def test_reassigning_data_changes_the_tables_in_force(monkeypatch):
         data, "DATA", data.load_data(override={"jack_stack": {"4": {"power": 9, "toughness": 9}}})
     )
     payload = {
-        "base": {"jacks": 3, "tapped": False, "fresh": False},
-        "adding": [{"tapped": False, "fresh": False}],
+        "base": {"jacks": 3, "damage": 0, "tapped": False, "fresh": False},
+        "adding": [{"damage": 0, "tapped": False, "fresh": False}],
+        "added_this_turn": 0,
     }
     result = adjudicate("superjack", "stack-jacks", payload)
     assert (result["power"], result["toughness"]) == (9, 9)
@@ -83,6 +84,7 @@ def test_payload_data_applies_to_one_ruling_only():
     payload = {
         "creature": "KH",
         "gems": ["2H", "3H", "4H", "5H", "6H"],
+        "pool": [],
         "data": {"creatures": {"K": {"power": 5, "toughness": 5}}},
     }
     assert adjudicate("superjack", "summon", payload)["power"] == 5

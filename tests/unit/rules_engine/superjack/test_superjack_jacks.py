@@ -140,4 +140,10 @@ def test_payload_error_names_missing_fields():
         adjudicate(
             "superjack", "stack-jacks", {"base": {"jacks": 0, "tapped": False}, "adding": []}
         )
-    assert {e["field"] for e in caught.value.errors} == {"base.jacks", "base.fresh", "adding"}
+    assert {e["field"] for e in caught.value.errors} == {
+        "base.jacks",
+        "base.damage",
+        "base.fresh",
+        "adding",
+        "added_this_turn",
+    }

@@ -33,7 +33,7 @@ def test_appendix_c_v2_3_nobody_chooses():
 @pytest.mark.parametrize(
     "game, previous, fields",
     [
-        (1, {"loser": "B", "draw": False}, {"previous"}),
+        (1, {"winner": "A", "loser": "B", "draw": False}, {"previous"}),
         (3, None, {"previous"}),
         (2, {"winner": "A", "loser": "B", "draw": True}, {"previous.winner", "previous.loser"}),
         (2, {"winner": "A", "draw": False}, {"previous.loser"}),
@@ -45,3 +45,11 @@ def test_payload_errors_name_their_fields(game, previous, fields):
     with pytest.raises(PayloadError) as caught:
         first(game, previous)
     assert {e["field"] for e in caught.value.errors} == fields
+
+
+def test_after_a_draw_the_explanation_says_so_in_plain_grammar():
+    text = first(2, {"winner": None, "loser": None, "draw": True})["explanation"]
+    assert text.startswith(
+        "The first player is determined at random because the previous game was a draw"
+    )
+    assert "this is the first game" in first(1, None)["explanation"]

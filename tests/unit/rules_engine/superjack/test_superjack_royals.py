@@ -25,7 +25,7 @@ def test_contract_example_and_appendix_a_untrained_royals_may_be_tapped():
 
 def test_appendix_a_suit_requirement_same_colour_is_not_enough():
     """Appendix A: Royal Sacrifice - Suit Requirement."""
-    result = sacrifice(royal("JH"), royal("QD"), royal("KH"))
+    result = sacrifice(royal("JH", stacked=False), royal("QD"), royal("KH"))
     assert result["legal"] is False
     assert "Appendix A: Royal Sacrifice - Suit Requirement" in result["citations"]
     assert result["violations"][0]["rule"] == "§6.5 Royal Sacrifice"
@@ -48,5 +48,5 @@ def test_s6_5_every_failed_requirement_is_listed():
 
 def test_payload_error_names_a_royal_of_the_wrong_rank():
     with pytest.raises(PayloadError) as caught:
-        sacrifice(royal("QH"), royal("KH"), royal("KH"))
+        sacrifice(royal("QH", stacked=False), royal("KH"), royal("KH"))
     assert {e["field"] for e in caught.value.errors} == {"jack.card", "queen.card"}

@@ -145,7 +145,7 @@ def test_s3_2_energy_must_match_the_creature_colour():
     assert result["violations"] == [
         {
             "rule": "§3.2 Color Requirement",
-            "message": "QH needs red energy; 3S, pool energy 1 are not red.",
+            "message": "QH needs red energy; 3S and pool energy 1 are not red.",
         }
     ]
 
