@@ -44,8 +44,6 @@ from tournaments.penalty_results import Cause, Left, Leftover, ResultState, resu
 from web.errors import ServiceError
 from web.inputs import limited
 
-__all__ = ["CONSEQUENCE_NAMES", "DQ", "GAME_LOSS", "MATCH_LOSS"]  # the names come from the rules
-
 MAX_PER_MATCH = 199  # the penalties question takes at most 200
 STATUS_WORDS = {
     Match.Status.REPORTED: "reported",
