@@ -6,7 +6,8 @@ here and nowhere else, so every clock, slip and page reads one number. Judges gr
 time from the table page, the console, the API or while resolving a judge call
 (``judging.calls``); all of them come through :func:`grant_extension`.
 
-Each service locks the match with its round, so the round cannot close under it.
+Each service locks the event, then the match with its round (the order closing a round
+and the result services take), so the round cannot close under it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from tournaments.models import EventLog, Match, Round, TimeExtension
+from tournaments.models import Event, EventLog, Match, Round, TimeExtension
 from tournaments.results import games_of
 from web.errors import ServiceError
 from web.inputs import MAX_NOTE, limited
@@ -49,7 +50,12 @@ def warning_for(match: Match) -> str | None:
 
 
 def _locked(match: Match) -> Match:
-    # The round row too: close_round locks it, so the round cannot close under the change.
+    """The match and its round, locked after their event, in the order close_round and
+    the result services lock them: the log row's key share on the event would otherwise
+    wait for a closing round that waits for this one (a deadlock). With the round locked
+    the round cannot close under the change."""
+    event_id = Round.objects.filter(matches=match.pk).values_list("event_id", flat=True)
+    Event.objects.select_for_update().filter(pk__in=event_id).first()
     return (
         Match.objects.select_for_update(of=("self", "round"))
         .select_related("round__event")
