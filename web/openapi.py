@@ -243,6 +243,30 @@ COMPONENTS: dict[str, Schema] = {
             )
         ),
     ),
+    "TimeExtension": obj(
+        ["id", "match", "table", "minutes", "reason", "standing", "match_extension_minutes"],
+        id=INT,
+        match=INT,
+        table=NULL_INT,
+        round=INT,
+        minutes=INT,
+        reason=STR,
+        granted_by=NULL_STR,
+        granted_at=NULL_DATETIME,
+        call={**NULL_INT, "description": "The judge call that granted it."},
+        standing={**BOOL, "description": "False once removed."},
+        removed_at=NULL_DATETIME,
+        removed_by=NULL_STR,
+        removal_reason=STR,
+        match_extension_minutes={
+            **INT,
+            "description": "The table's standing extensions added up: its clock's extra time.",
+        },
+        warning={
+            **NULL_STR,
+            "description": "Set when the table's result was already in at the grant.",
+        },
+    ),
     "Ruling": {
         **obj(
             ["citations", "explanation"],
