@@ -343,13 +343,13 @@ def test_both_players_read_that_a_judge_was_called_then_the_settled_result(clien
     assert settled.format("2-1") in words(my_match(client, world, b))
 
 
-@pytest.mark.parametrize("page", ["my-match", "match"])
-def test_a_report_posted_while_disputed_is_refused_on_the_page(client, world, table, page):
+@pytest.mark.parametrize("where", ["my-match", "match"])
+def test_a_report_posted_while_disputed_is_refused_on_the_page(client, world, table, where):
     disputed(table)
     client.force_login(table.player_a.user)
     url = (
         f"/events/{world.event.pk}/my-match/"
-        if page == "my-match"
+        if where == "my-match"
         else f"/events/{world.event.pk}/matches/{table.pk}/"
     )
     before, claims = snapshot(), MatchClaim.objects.count()
