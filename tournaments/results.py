@@ -239,11 +239,11 @@ def reason_needed(match: Match, games: MatchGames) -> str | None:
         return "Settling a dispute overrides a player's report: give a reason."
     players_said = match.status in (Match.Status.REPORTED, Match.Status.CONFIRMED)
     if players_said and not games.same_result(games_of(match)):
-        verb = "reported" if match.status == Match.Status.REPORTED else "confirmed"
-        return (
-            f"The players {verb} {games_of(match).score_text()}: "
-            "give a reason for entering another result."
-        )
+        said = f"The players confirmed {games_of(match).score_text()}"
+        if match.status == Match.Status.REPORTED:
+            reporter = next(p for p in match.players() if p.pk == match.reported_by_id)
+            said = f"{reporter.display_name} reported {games_of(match).score_text()}"
+        return f"{said}: give a reason for entering another result."
     return None
 
 

@@ -139,7 +139,7 @@ def test_an_entry_over_a_report_needs_a_reason_only_when_it_differs(client, worl
     before = unchanged()
     response = settle(client, world, table, score="2-0")
     assert response.status_code == 400
-    assert "The players reported 2-1: give a reason" in words(response)
+    assert f"{a.display_name} reported 2-1: give a reason" in words(response)
     assert unchanged() == before
     assert settle(client, world, table, score="2-1").status_code == 302
     table.refresh_from_db()

@@ -162,8 +162,8 @@ def test_overriding_what_the_players_said_needs_a_reason(world, table, confirmed
     report(table, a, "2-1")
     if confirmed:
         results.confirm_result(table, b, b.user)
-    verb = "confirmed" if confirmed else "reported"
-    with refused_with_claims(f"The players {verb} 2-1: give a reason") as caught:
+    said = "The players confirmed" if confirmed else f"{a.display_name} reported"
+    with refused_with_claims(f"{said} 2-1: give a reason") as caught:
         results.enter_result(table, Score(2, 0), world.judge)
     assert caught.value.field == "reason"
     # The players' own result needs none: the judge only makes it final.
