@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from judging import extension_views, reports, views
+from judging import extension_views, reports, settle_views, views
 
 urlpatterns = [
     path("events/<int:event_id>/judge/", views.console, name="console"),
@@ -21,6 +21,11 @@ urlpatterns = [
         "events/<int:event_id>/judge/extensions/<int:extension_id>/remove/",
         extension_views.remove_extension,
         name="remove_extension",
+    ),
+    path(
+        "events/<int:event_id>/judge/tables/<int:match_id>/result/",
+        settle_views.table_result,
+        name="table_result",
     ),
     path("events/<int:event_id>/calls/new/", views.new_call, name="new_call"),
     path("events/<int:event_id>/calls/<int:call_id>/", views.call_page, name="call"),

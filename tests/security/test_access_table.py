@@ -264,6 +264,8 @@ TABLE: dict[str, list[Case]] = {
     "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],
     "judging:void": [get(ALL_405), post(STAFF_FORM)],
     "judging:match": [get(STAFF_PAGE)],
+    # An empty form is refused on the table page itself (400, the message by the field).
+    "judging:table_result": [get(ALL_405), post(E("login", "403", "400", "400"))],
     "judging:new_call": [get(ALL_405), post(STAFF_FORM)],
     "judging:call": [get(STAFF_PAGE), post(STAFF_PAGE)],
     "judging:attach_ruling": [get(ALL_405), post(E("login", "403", "400", "400"))],
