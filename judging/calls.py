@@ -168,12 +168,12 @@ def resolve_call(
             raise ServiceError("A ruling needs its game, question and payload.", "ruling")
         _rule(call, ruling.get("game"), ruling.get("question"), ruling.get("payload"), "ruling.")
         fields += ["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"]
+    call.resolution = resolution
     if grant_extension:
         _extend(call, actor, minutes)
         fields.append("extension_minutes")
     if call.judge_id is None:
         call.judge = actor
-    call.resolution = resolution
     call.minutes = minutes
     call.resolved_at = timezone.now()
     call.save(update_fields=fields)
@@ -181,6 +181,7 @@ def resolve_call(
 
 
 def _extend(call: JudgeCall, actor, minutes: int) -> None:
+    """Grant the call's minutes to its table, the call's resolution as the reason."""
     if call.match_id is None:
         raise ServiceError(
             "This call is not tied to a match: there is no clock to extend.", "grant_extension"
@@ -188,7 +189,8 @@ def _extend(call: JudgeCall, actor, minutes: int) -> None:
     if minutes < 1:
         raise ServiceError("A time extension needs at least one minute.", "minutes")
     try:
-        clock.extend_match_time(call.match, minutes, actor, call=call.pk)
+        clock.grant_extension(call.match, minutes, call.resolution, actor, call=call.pk)
     except ServiceError as exc:
-        raise ServiceError(str(exc), "grant_extension") from None
+        field = "minutes" if exc.field == "minutes" else "grant_extension"
+        raise ServiceError(str(exc), field) from None
     call.extension_minutes = minutes

@@ -24,6 +24,7 @@ from tournaments.models import (
     Registration,
     ResultChange,
     Round,
+    TimeExtension,
 )
 from web.errors import ServiceError
 
@@ -184,6 +185,7 @@ WRITTEN = (
     EventLog,
     Penalty,
     JudgeCall,
+    TimeExtension,
     Decklist,
     DeckCheck,
     PrintJob,
@@ -228,6 +230,7 @@ def snapshot() -> dict:
         ),
         "penalties": rows(Penalty, "voided_at", "consequences"),
         "calls": rows(JudgeCall, "judge", "resolved_at", "resolution", "extension_minutes"),
+        "extensions": rows(TimeExtension, "minutes", "reason", "removed_at", "removal_reason"),
         "decklists": rows(Decklist, "status", "main", "sideboard", "unlocked", "legal"),
         "cards": rows(Card, "game", "name", "text", "cost", "max_copies", "demo"),
         "card_revisions": rows(CardRevision, "card", "text", "created_by"),

@@ -44,10 +44,28 @@ def event_json(event: Event, players: int | None = None) -> dict:
     }
 
 
+def reports_json(match: Match, ids: dict[int, str]) -> list[dict]:
+    """What each player said, in order: scores from that player's side, as they typed them.
+
+    The claim's player is one of the match's two, so ``ids`` (their public ids) names
+    them without a query; the claims' reasons stay on the judge's table page.
+    """
+    return [
+        {
+            "player": ids.get(claim.player_id),
+            "kind": claim.kind,
+            "score": claim.score or None,
+            "at": claim.at.isoformat(),
+        }
+        for claim in match.claims.all()
+    ]
+
+
 def match_json(match: Match) -> dict:
     players = [
         {"id": p.public_id, "name": p.display_name, "registration": p.pk} for p in match.players()
     ]
+    ids = {p.pk: p.public_id for p in match.players()}
     games = results.games_of(match)
     return {
         "id": match.pk,
@@ -56,14 +74,17 @@ def match_json(match: Match) -> dict:
         "bye": match.is_bye,
         "status": match.status,
         "score": games.score_text(),
-        "games": games.public({p.pk: p.public_id for p in match.players()}),
+        "games": games.public(ids),
+        "reports": reports_json(match, ids),
         "extension_minutes": match.extension_minutes,
         "explanation": match.explanation,
     }
 
 
 def round_json(round_: Round) -> dict:
-    matches = round_.matches.select_related("player_a__user", "player_b__user")
+    matches = round_.matches.select_related("player_a__user", "player_b__user").prefetch_related(
+        "claims"
+    )
     return {
         "number": round_.number,
         "kind": round_.kind,
@@ -240,9 +261,9 @@ class TopCut(APIView):
         return run_service(lambda: rounds.start_top_cut(event, request.user), round_json, 201)
 
 
-def _score(fields: Reader) -> results.Score | None:
+def _score(fields: Reader, required: bool = True) -> results.Score | None:
     """The body's score (``2-1``, ``1-1-1``); a score that is not one names the field."""
-    text = fields.text("score", required=True, max_length=20)
+    text = fields.text("score", required=required, max_length=20)
     return fields.checked("score", lambda: results.parse_score(text)) if text.strip() else None
 
 
@@ -255,8 +276,11 @@ class MatchAction(APIView):
         operation_id="match_action",
         summary="Report, confirm or dispute a result (players); enter a result (staff)",
         description="`report` and `result` take a `score` (`2-1` or `1-1-1`: on `report` the "
-        "reporting player's wins first, on `result` the first player's). `dispute` and `result` "
-        "take a `reason`.",
+        "reporting player's wins first, on `result` the first player's). `dispute` takes a "
+        "`reason` and may take the disputing player's own `score` (their wins first). "
+        "`result` takes a `reason`, required when it overrides the players' report or "
+        "confirmation, settles a dispute or corrects a closed round. While a match is "
+        "disputed only `result` changes it.",
         tags=["matches"],
         parameters=[
             OpenApiParameter(
@@ -267,7 +291,12 @@ class MatchAction(APIView):
                 description="What to do.",
             )
         ],
-        request=body([], score=STR, reason=REASON, example={"score": "2-1"}),
+        request=body(
+            [],
+            score={**STR, "description": "Required on report and result; optional on dispute."},
+            reason=REASON,
+            example={"score": "2-1"},
+        ),
         responses=responses(
             {200: (ref("Match"), "The match after the change.")},
             *BODY_ERRORS,
@@ -305,10 +334,11 @@ class MatchAction(APIView):
             return run_service(lambda: results.confirm_result(match, me, request.user), match_json)
         if action == "dispute":
             fields = Reader(request.data)
+            score = _score(fields, required=False)
             reason = fields.text("reason", max_length=MAX_REASON)
             fields.check()
             return run_service(
-                lambda: results.dispute_result(match, me, request.user, reason), match_json
+                lambda: results.dispute_result(match, me, request.user, reason, score), match_json
             )
         return error_response(f"Unknown action {action!r}.", code=404)
 

@@ -36,13 +36,16 @@ def notice_sentence(
     after: str | None,
     reason: str = "",
     rule: str = "",
+    action: str = "",
 ) -> str:
     """ "A judge changed your result: round 2, table 3, 2-1 became 1-2 (why), rule 905.1."
 
     ``before``/``after`` are the scores already read from the player's side.
     """
     where = f"round {round_number}, table {table if table is not None else '—'}"
-    if before is None and after is not None:
+    if action == "settle":  # the players' claims disagreed: the judge decided
+        said = f"A judge settled your result: {where}, {after or '—'}"
+    elif before is None and after is not None:
         said = f"A judge entered your result: {where}, {after}"
     elif after is None:
         said = f"A judge took back your result: {where}, {before or '—'} is no longer recorded"
@@ -81,4 +84,5 @@ def _sentence(change: ResultChange, registration: Registration) -> str:
         after=from_side(change.after.get("score"), second),
         reason=change.reason,
         rule=change.rule,
+        action=change.action,
     )

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
-from tournaments.models import Event, Match, Registration, ResultChange, Round
+from tournaments.models import Event, Match, MatchClaim, Registration, ResultChange, Round
 from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
 from web.inputs import limited
@@ -24,7 +24,7 @@ def parse_score(text: str) -> Score:
     try:
         return Score.parse(text)
     except InvalidResult as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(str(exc), "score") from None
 
 
 def score_from_player(match: Match, reporter: Registration, score: Score) -> Score:
@@ -38,7 +38,7 @@ def validate_score(score: Score, match_format: str, top_cut: bool = False) -> No
     try:
         check_score(score, match_format, top_cut)
     except InvalidResult as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(str(exc), "score") from None
 
 
 def games_of(match: Match) -> MatchGames:
@@ -53,8 +53,8 @@ def check_forced_games(games: MatchGames, match: Match) -> None:
         loser = match.player_b if uncounted.winner == match.player_a_id else match.player_a
         raise ServiceError(
             f"Game {uncounted.game} was a {CONSEQUENCE_NAMES[GAME_LOSS]} for "
-            f"{loser.display_name} (a penalty): "
-            "the score must count it."
+            f"{loser.display_name} (a penalty): the score must count it.",
+            "score",
         )
 
 
@@ -78,6 +78,31 @@ def _check_open(match: Match) -> None:
         raise ServiceError("A bye needs no result.")
     if match.round.status == Round.Status.CLOSED:
         raise ServiceError(f"Round {match.round.number} is closed: ask a judge to correct it.")
+
+
+def _check_not_disputed(match: Match) -> None:
+    """A disputed match waits for a judge: no player's word changes it any more."""
+    if match.status == Match.Status.DISPUTED:
+        raise ServiceError(
+            f"A judge has been called to table {match.table}: "
+            "only a judge can change this result now."
+        )
+
+
+def _check_player(match: Match, player: Registration, doing: str) -> None:
+    if player.pk not in (match.player_a_id, match.player_b_id):
+        raise ServiceError(f"Only the two players of a match may {doing} its result.")
+
+
+def record_claim(
+    match: Match, player: Registration, kind: str, score: Score | None, reason: str = ""
+) -> MatchClaim:
+    """Keep what a player said, ``score`` from the match's side (first player's wins
+    first); the claim keeps it from the player's own side, as they typed it."""
+    own = score_from_player(match, player, score) if score is not None else None
+    return MatchClaim.objects.create(
+        match=match, player=player, kind=kind, score="" if own is None else str(own), reason=reason
+    )
 
 
 def snapshot(match: Match) -> dict:
@@ -110,11 +135,15 @@ def log_change(
 
 @transaction.atomic
 def report_result(match: Match, reporter: Registration, score: Score, actor) -> Match:
-    """A player reports; the same report from the opponent confirms, a different one disputes."""
+    """A player reports; the same report from the opponent confirms, a different one disputes.
+
+    ``score`` is the match's (first player's wins first: see ``score_from_player``).
+    Every report is kept as the reporter's claim, the one that disputes too.
+    """
     match = locked_match(match)
     _check_open(match)
-    if reporter.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError("Only the two players of a match may report its result.")
+    _check_player(match, reporter, "report")
+    _check_not_disputed(match)
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     if match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
         raise ServiceError("This result is already confirmed: ask a judge to change it.")
@@ -135,6 +164,7 @@ def report_result(match: Match, reporter: Registration, score: Score, actor) -> 
         match.status = Match.Status.DISPUTED
         action = "dispute"
     match.save(update_fields=["status", "reported_by", "reported_games", "games"])
+    record_claim(match, reporter, action, score)
     log_change(match, actor, action, before)
     return match
 
@@ -149,55 +179,103 @@ def confirm_result(match: Match, confirmer: Registration, actor) -> Match:
     """The opponent of the reporting player agrees with the report."""
     match = locked_match(match)
     _check_open(match)
+    _check_player(match, confirmer, "confirm")
+    _check_not_disputed(match)
     if match.status != Match.Status.REPORTED:
         raise ServiceError("There is no reported result to confirm.")
-    if confirmer.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError("Only the players of this match may confirm its result.")
     if confirmer.pk == match.reported_by_id:
         raise ServiceError("Your opponent must confirm the result you reported.")
     before = snapshot(match)
     match.status = Match.Status.CONFIRMED
     match.games = _reported(match).stored()
     match.save(update_fields=["status", "games"])
+    record_claim(match, confirmer, MatchClaim.Kind.CONFIRM, games_of(match).score)
     log_change(match, actor, "confirm", before)
     return match
 
 
 @transaction.atomic
-def dispute_result(match: Match, disputer: Registration, actor, reason: str = "") -> Match:
-    """The opponent disagrees with the report: the match goes to the judges' queue."""
+def dispute_result(
+    match: Match,
+    disputer: Registration,
+    actor,
+    reason: str = "",
+    score: Score | None = None,
+) -> Match:
+    """The opponent disagrees with the report: the match goes to the judges' queue.
+
+    ``score`` is what the disputing player says it was, their own wins first (as they
+    type it), checked like any report; the judge reads it next to the report.
+    """
     limited("reason", reason)
     match = locked_match(match)
     _check_open(match)
+    _check_player(match, disputer, "dispute")
+    _check_not_disputed(match)
     if match.status != Match.Status.REPORTED or disputer.pk == match.reported_by_id:
         raise ServiceError("Only the opponent of the reporting player may dispute a report.")
-    if disputer.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError("Only the players of this match may dispute its result.")
+    claimed = None
+    if score is not None:
+        top_cut = match.round.kind == Round.Kind.TOP_CUT
+        validate_score(score, match.round.event.match_format, top_cut)
+        claimed = score_from_player(match, disputer, score)
+        check_forced_games(games_of(match).with_score(claimed), match)
     before = snapshot(match)
     match.status = Match.Status.DISPUTED
     match.save(update_fields=["status"])
+    record_claim(match, disputer, MatchClaim.Kind.DISPUTE, claimed, reason)
     log_change(match, actor, "dispute", before, reason)
     return match
 
 
+def reason_needed(match: Match, games: MatchGames) -> str | None:
+    """Why staff entering ``games`` must give a reason, or None when they need not.
+
+    A closed round, a dispute, and a result other than the one the players reported
+    or confirmed: each overrides what someone relied on, so the log must say why.
+    """
+    if match.round.status == Round.Status.CLOSED:
+        return f"Round {match.round.number} is closed: give a reason for the correction."
+    if match.status == Match.Status.DISPUTED:
+        return "Settling a dispute overrides a player's report: give a reason."
+    players_said = match.status in (Match.Status.REPORTED, Match.Status.CONFIRMED)
+    if players_said and not games.same_result(games_of(match)):
+        said = f"The players confirmed {games_of(match).score_text()}"
+        if match.status == Match.Status.REPORTED:
+            reporter = next(p for p in match.players() if p.pk == match.reported_by_id)
+            said = f"{reporter.display_name} reported {games_of(match).score_text()}"
+        return f"{said}: give a reason for entering another result."
+    return None
+
+
+def _entry_action(before: dict, closed: bool) -> str:
+    if before["status"] == Match.Status.DISPUTED:
+        return "settle"
+    return "correct" if closed or before["games"] else "enter"
+
+
 @transaction.atomic
 def enter_result(match: Match, score: Score, actor, reason: str = "") -> Match:
-    """Staff enter or correct a result, in any state; a closed round needs a reason."""
+    """Staff enter or correct a result, in any state, or settle a dispute.
+
+    A reason is required where the entry overrides what the players said, or a closed
+    round (``reason_needed``): the API, the match page and the judge's table page all
+    come here, so they all follow that one rule.
+    """
     limited("reason", reason)
     match = locked_match(match)
     if match.is_bye:
         raise ServiceError("A bye needs no result.")
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
-    closed = match.round.status == Round.Status.CLOSED
-    if closed and not reason.strip():
-        raise ServiceError(
-            f"Round {match.round.number} is closed: give a reason for the correction."
-        )
-    before = snapshot(match)
     games = games_of(match).with_score(score)
     check_forced_games(games, match)
+    missing_reason = reason_needed(match, games)
+    if missing_reason and not reason.strip():
+        raise ServiceError(missing_reason, "reason")
+    closed = match.round.status == Round.Status.CLOSED
+    before = snapshot(match)
     match.games = games.stored()
     match.status = Match.Status.FINAL
     match.save(update_fields=["games", "status"])
-    log_change(match, actor, "correct" if closed or before["games"] else "enter", before, reason)
+    log_change(match, actor, _entry_action(before, closed), before, reason)
     return match

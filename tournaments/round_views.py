@@ -262,7 +262,10 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
         elif action == "confirm":
             match = results.confirm_result(match, me, request.user)
         elif action == "dispute":
-            match = results.dispute_result(match, me, request.user, request.POST.get("reason", ""))
+            typed = request.POST.get("score", "").strip()
+            claimed = results.parse_score(typed) if typed else None  # their own wins first
+            reason = request.POST.get("reason", "")
+            match = results.dispute_result(match, me, request.user, reason, claimed)
         else:
             raise ServiceError("Unknown action.")
     except ServiceError as exc:

@@ -92,7 +92,7 @@ COMPONENTS: dict[str, Schema] = {
         registration=INT,
     ),
     "Match": obj(
-        ["id", "table", "players", "bye", "status", "score", "games"],
+        ["id", "table", "players", "bye", "status", "score", "games", "reports"],
         id=INT,
         table=NULL_INT,
         players=array(ref("MatchPlayer")),
@@ -100,8 +100,23 @@ COMPONENTS: dict[str, Schema] = {
         status={"type": "string", "enum": MATCH_STATUSES},
         score={**NULL_STR, "description": 'Games won-lost-drawn, e.g. "2-1-0".'},
         games={**array(NULL_STR), "description": "Each game's winner (player id); null: drawn."},
+        reports={
+            **array(ref("MatchReport")),
+            "description": "What the players said (reports, confirmations, disputes), in order.",
+        },
         extension_minutes=INT,
         explanation=STR,
+    ),
+    "MatchReport": obj(
+        ["player", "score", "at"],
+        player={**STR, "description": "The player's id (as in `players`)."},
+        score={
+            **NULL_STR,
+            "description": 'From this player\'s side, their wins first: "2-1"; null for a '
+            "dispute that gave no score.",
+        },
+        at=DATETIME,
+        kind={"type": "string", "enum": ["report", "confirm", "dispute"]},
     ),
     "Round": obj(
         ["number", "kind", "status", "matches"],
@@ -260,6 +275,30 @@ COMPONENTS: dict[str, Schema] = {
                 answer={},
             )
         ),
+    ),
+    "TimeExtension": obj(
+        ["id", "match", "table", "minutes", "reason", "standing", "match_extension_minutes"],
+        id=INT,
+        match=INT,
+        table=NULL_INT,
+        round=INT,
+        minutes=INT,
+        reason=STR,
+        granted_by=NULL_STR,
+        granted_at=NULL_DATETIME,
+        call={**NULL_INT, "description": "The judge call that granted it."},
+        standing={**BOOL, "description": "False once removed."},
+        removed_at=NULL_DATETIME,
+        removed_by=NULL_STR,
+        removal_reason=STR,
+        match_extension_minutes={
+            **INT,
+            "description": "The table's standing extensions added up: its clock's extra time.",
+        },
+        warning={
+            **NULL_STR,
+            "description": "Set when the table's result was already in at the grant.",
+        },
     ),
     "Ruling": {
         **obj(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from judging import reports, views
+from judging import extension_views, reports, settle_views, views
 
 urlpatterns = [
     path("events/<int:event_id>/judge/", views.console, name="console"),
@@ -12,6 +12,21 @@ urlpatterns = [
     path("events/<int:event_id>/penalties/preview/", views.preview, name="preview"),
     path("events/<int:event_id>/penalties/<int:penalty_id>/void/", views.void, name="void"),
     path("events/<int:event_id>/judge/tables/<int:match_id>/", views.match_page, name="match"),
+    path(
+        "events/<int:event_id>/judge/extensions/",
+        extension_views.grant_extension,
+        name="grant_extension",
+    ),
+    path(
+        "events/<int:event_id>/judge/extensions/<int:extension_id>/remove/",
+        extension_views.remove_extension,
+        name="remove_extension",
+    ),
+    path(
+        "events/<int:event_id>/judge/tables/<int:match_id>/result/",
+        settle_views.table_result,
+        name="table_result",
+    ),
     path("events/<int:event_id>/calls/new/", views.new_call, name="new_call"),
     path("events/<int:event_id>/calls/<int:call_id>/", views.call_page, name="call"),
     path(

@@ -232,8 +232,8 @@ class EventRun:
         redirect_target(response)
         settled = [m for m in self.round(DISPUTED_ROUND)["matches"] if m["id"] == match["id"]]
         assert settled[0]["status"] == "final" and settled[0]["score"] == JUDGE_SCORE
-        # A reported score is already on the match, so the judge's entry is logged as a correction.
-        self.ledger.actions[match["id"]] = ["report", "dispute", "correct"]
+        # The judge's entry over a dispute is logged as its settlement.
+        self.ledger.actions[match["id"]] = ["report", "dispute", "settle"]
 
 
 @pytest.fixture

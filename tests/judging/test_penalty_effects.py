@@ -275,6 +275,18 @@ def test_staff_correction_is_a_notice_and_the_players_own_reports_are_not(client
     )
 
 
+def test_a_settled_dispute_is_a_notice_to_both_players(client, hall, organiser):
+    event, table = hall
+    a, b = table.player_a, table.player_b
+    results.report_result(table, a, Score(2, 1), a.user)
+    results.dispute_result(table, b, b.user, "I won game 3")
+    results.enter_result(table, Score(1, 2), organiser, "both agreed on a recount")
+    client.force_login(b.user)
+    assert "A judge settled your result: round 1, table 1, 2-1 (both agreed on a recount)." in page(
+        client, f"/events/{event.pk}/my-match/"
+    )
+
+
 def test_notices_show_on_my_match_for_an_earlier_round_newest_first(client, hall, judge, organiser):
     event, table = hall
     confirm(table)
@@ -308,6 +320,9 @@ def test_notice_sentence_is_pure_and_reads_each_kind_of_change():
     assert notice_sentence(round_number=2, table=3, before=None, after="2-0") == (
         "A judge entered your result: round 2, table 3, 2-0."
     )
+    assert notice_sentence(
+        round_number=1, table=2, before="2-1", after="1-2", reason="video", action="settle"
+    ) == ("A judge settled your result: round 1, table 2, 1-2 (video).")
     assert from_side("2-1", second_player=True) == "1-2"
     assert from_side("1-1-1", second_player=True) == "1-1-1"
     assert from_side(None, second_player=True) is None

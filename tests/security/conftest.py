@@ -23,7 +23,8 @@ from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty
 from printing.models import PrintJob
 from tests.conftest import make_user
-from tournaments.models import Event, EventRole, Match, Registration, Round
+from tournaments import clock
+from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
 
 # Card names no page prints unless it shows that player's decklist.
 PAT_MAIN, PAT_SIDE = "Quillmark Vesper", "Saffron Lattice"
@@ -58,6 +59,7 @@ class World:
     other_match: Match
     penalty: Penalty
     call: JudgeCall
+    extension: TimeExtension  # granted at ``my_match``
     deck_check: DeckCheck
     print_job: PrintJob  # a finished print of the decklists
     card: Card
@@ -120,6 +122,7 @@ def _foreign_event(outsider: User) -> dict[str, int]:
         "grant_id": grant.pk,
         "penalty_id": issue_penalty(registrations[0], "slow_play", outsider, match=match).pk,
         "call_id": calls.open_call(event, outsider, question="Which die?", match=match).pk,
+        "extension_id": clock.grant_extension(match, 3, "Spilled drink", outsider).pk,
         "check_id": DeckCheck.objects.create(event=event, registration=registrations[0]).pk,
         "job_id": PrintJob.objects.create(event=event, kind="standings", fingerprint="x").pk,
     }
@@ -153,6 +156,7 @@ def build_world() -> World:
     _decklist(third, *DECK_CARDS["third"])
     penalty = issue_penalty(registrations[0], "slow_play", judge, match=mine, notes="Slow.")
     call = calls.open_call(event, judge, question="Who rolls first?", match=mine, judge=judge)
+    extension = clock.grant_extension(mine, 5, "Deck check", judge)
     deck_check = DeckCheck.objects.create(
         event=event,
         round=round_,
@@ -202,6 +206,7 @@ def build_world() -> World:
         other_match=other,
         penalty=penalty,
         call=call,
+        extension=extension,
         deck_check=deck_check,
         print_job=job,
         card=Card.objects.get(name=PAT_MAIN),

@@ -89,6 +89,7 @@ def default_params(w: World) -> dict[str, object]:
         "check_id": w.deck_check.pk,
         "penalty_id": w.penalty.pk,
         "call_id": w.call.pk,
+        "extension_id": w.extension.pk,
         "job_id": w.print_job.pk,
         "user_id": w.player.pk,
         "grant_id": w.judge_grant.pk,
@@ -246,6 +247,8 @@ TABLE: dict[str, list[Case]] = {
             params={"action": "result", "match_id": "other_match"},
         ),
     ],
+    "tournaments:api_match_extensions": [get(API_STAFF_READ), post(API_STAFF_WRITE)],
+    "tournaments:api_extension_remove": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
     # --- rules
     "rulebook:api_catalogue": [get(ALL_200)],
     "rulebook:api_rule": [get(ALL_405), post(E("400", "400", "400", "400"))],
@@ -261,10 +264,15 @@ TABLE: dict[str, list[Case]] = {
     "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],
     "judging:void": [get(ALL_405), post(STAFF_FORM)],
     "judging:match": [get(STAFF_PAGE)],
+    # An empty form is refused on the table page itself (400, the message by the field).
+    "judging:table_result": [get(ALL_405), post(E("login", "403", "400", "400"))],
     "judging:new_call": [get(ALL_405), post(STAFF_FORM)],
     "judging:call": [get(STAFF_PAGE), post(STAFF_PAGE)],
     "judging:attach_ruling": [get(ALL_405), post(E("login", "403", "400", "400"))],
     "judging:search_timer": [get(STAFF_PAGE)],
+    # An empty form names the missing table (or reason) on the page again: 400.
+    "judging:grant_extension": [get(ALL_405), post(E("login", "403", "400", "400"))],
+    "judging:remove_extension": [get(ALL_405), post(E("login", "403", "400", "400"))],
     # Staff only: the CSV names every player's penalties.
     "judging:penalty_report": [get(STAFF_PAGE)],
     # The player themself and the staff of their events; nobody else.
@@ -450,6 +458,7 @@ FOREIGN_PARAMS = {
     "grant_id",
     "penalty_id",
     "call_id",
+    "extension_id",
     "check_id",
     "job_id",
 }

@@ -38,7 +38,7 @@ from judging import calls
 from judging.penalties import issue_penalty
 from tests.conftest import make_user
 from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
+from tournaments import clock, rounds
 from tournaments.models import EventRole
 
 pytestmark = [pytest.mark.django_db]
@@ -87,7 +87,7 @@ def keep_the_test_connection():
 @pytest.fixture
 def populated(organiser, judge):
     """An 8-player Iacta event with the demo pool, round 1 running, two decklists,
-    a penalty and an open judge call; returns the ids paths should use."""
+    a penalty, an open judge call and a time extension; returns the ids paths should use."""
     load_demo_pools()
     event = make_event(organiser, 8)
     EventRole.objects.create(event=event, user=judge, role=EventRole.Role.JUDGE)
@@ -101,6 +101,7 @@ def populated(organiser, judge):
     match = round_.matches.filter(is_bye=False).order_by("table").first()
     penalty = issue_penalty(match.player_a, "slow_play", judge, match=match)
     call = calls.open_call(event, judge, question="Is this a legal attack?", match=match)
+    extension = clock.grant_extension(match, 3, "Deck check", judge)
     make_user("outsider")
     return {
         "event_id": event.pk,
@@ -108,6 +109,7 @@ def populated(organiser, judge):
         "match_id": match.pk,
         "penalty_id": penalty.pk,
         "call_id": call.pk,
+        "extension_id": extension.pk,
         "who": str(players[0].pk),
     }
 

@@ -328,7 +328,11 @@ def test_match_page_from_the_slip_qr_code(client, running):
     client.force_login(match.player_b.user)
     assert "Is that right?" in client.get(url).content.decode()
     client.force_login(judge)
-    client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {"score": "2-1", "next": url})
+    entry = {"score": "2-1", "next": url}
+    client.post(f"/events/{event.pk}/matches/{match.pk}/result/", entry)  # overrides 2-0
+    match.refresh_from_db()
+    assert match.status == "reported"  # refused: another result than the report needs a reason
+    client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {**entry, "reason": "Misread"})
     match.refresh_from_db()
     assert match.status == "final"
 

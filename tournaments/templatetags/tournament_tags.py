@@ -15,3 +15,19 @@ def score_of(match: Match) -> str:
     if not games.played and match.status == Match.Status.PENDING:
         return "—"
     return str(games.score)
+
+
+@register.simple_tag
+def score_for(match: Match, player) -> str:
+    """The match's score from ``player``'s side, their wins first: what they would type."""
+    games = games_of(match)
+    if not games.played:
+        return "—"
+    return str(games.score.swapped() if player.pk == match.player_b_id else games.score)
+
+
+@register.simple_tag
+def settled_by_judge(match: Match):
+    """The judge's settlement of a dispute, when that is the match's latest change."""
+    latest = match.changes.order_by("-changed_at", "-pk").first()
+    return latest if latest is not None and latest.action == "settle" else None

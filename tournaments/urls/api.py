@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import api, interchange_api
+from tournaments import api, clock_api, interchange_api
 
 urlpatterns = [
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),
@@ -42,6 +42,17 @@ urlpatterns = [
     path("api/v1/events/<int:event_id>/drop/", api.Drop.as_view(), name="api_drop"),
     path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
     path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
+    # Before the match actions: "extensions" is no action.
+    path(
+        "api/v1/matches/<int:match_id>/extensions/",
+        clock_api.MatchExtensions.as_view(),
+        name="api_match_extensions",
+    ),
+    path(
+        "api/v1/extensions/<int:extension_id>/remove/",
+        clock_api.ExtensionRemove.as_view(),
+        name="api_extension_remove",
+    ),
     path(
         "api/v1/matches/<int:match_id>/<str:action>/",
         api.MatchAction.as_view(),

@@ -1,0 +1,45 @@
+"""Settling a table's result where the judge stands: the form on the table page.
+
+The rules (a reason where the entry overrides the players, a score the format allows)
+are ``tournaments.results.enter_result``'s; this view only reads the form and shows
+the refusal next to the field it names, with what was typed kept.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from judging.views import STAFF, table_context
+from tournaments import results
+from tournaments.models import Event, Match
+from tournaments.roles import event_role_required
+from web.errors import ServiceError
+
+
+@require_POST
+@event_role_required(*STAFF)
+def table_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Settle a dispute, or enter or correct the result, from the judge's table page."""
+    match = get_object_or_404(
+        Match.objects.select_related("player_a__user", "player_b__user", "round"),
+        pk=match_id,
+        round__event=event,
+    )
+    typed = {"score": request.POST.get("score", ""), "reason": request.POST.get("reason", "")}
+    settling = match.status == Match.Status.DISPUTED
+    try:
+        score = results.parse_score(typed["score"])
+        match = results.enter_result(match, score, request.user, typed["reason"])
+    except ServiceError as exc:
+        match.refresh_from_db()
+        context = table_context(event, match)
+        context["settle_form"] = typed
+        context["settle_errors"] = {e["field"] or "form": e["message"] for e in exc.errors}
+        return render(request, "judging/table.html", context, status=400)
+    done = "Dispute settled" if settling else "Result saved"
+    a, b = match.player_a.display_name, match.player_b.display_name
+    messages.success(request, f"{done}: {a} {results.games_of(match).score_text()} {b}.")
+    return redirect("judging:match", event.pk, match.pk)
