@@ -5,6 +5,8 @@ import shutil
 
 import pytest
 
+from tests.conftest import PASSWORD
+
 CHROMIUM = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -53,3 +55,27 @@ def log_in(page, live_server):
         page.wait_for_url(f"{live_server.url}/")
 
     return as_user
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """``phone(username)``: a browser of its own at a phone's size (390 x 844), logged in."""
+    contexts = []
+
+    def logged_in(username: str):
+        context = browser.new_context(viewport=PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        return page
+
+    yield logged_in
+    for context in contexts:
+        context.close()

@@ -6,38 +6,16 @@ import os
 
 import pytest
 
-from tests.conftest import PASSWORD
+from tests.e2e.conftest import PHONE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("ARBITER_SCREENSHOTS", "")  # a folder to keep the phone's views in
 
 
 @pytest.fixture
 def table(make_world):
     return make_world(["Ann", "Bob", "Cy", "Di"], name="Dispute Open").table(1)
-
-
-@pytest.fixture
-def phone(browser, live_server):
-    """``phone(username)``: a page of its own, logged in, at a phone's size."""
-    contexts = []
-
-    def logged_in(username: str):
-        context = browser.new_context(viewport=PHONE)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
-        return page
-
-    yield logged_in
-    for context in contexts:
-        context.close()
 
 
 def fits_the_phone(page) -> bool:

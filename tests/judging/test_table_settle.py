@@ -167,3 +167,16 @@ def test_a_player_cannot_settle(client, world, table):
     before = unchanged()
     assert settle(client, world, table, score="2-0", reason="mine").status_code == 403
     assert unchanged() == before
+
+
+def test_the_table_page_reads_out_the_ruling_given_at_a_call(client, world, table, judge):
+    from judging import calls
+
+    call = calls.open_call(world.event, judge, question="How many cards do I keep?", match=table)
+    payload = {"hand": 9, "deck": 1, "reserve": 5, "is_first_turn": True}
+    call = calls.attach_ruling(call, judge, game="iacta", question="maintenance", payload=payload)
+    client.force_login(judge)
+    page = words(client.get(page_url(world, table)))
+    explanation = " ".join(call.ruling_answer["explanation"].split())
+    assert "How many cards do I keep? open" in page
+    assert f"Ruling (iacta, maintenance): {explanation}" in page
