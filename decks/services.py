@@ -312,8 +312,15 @@ def record_deck_check(
 
 
 @transaction.atomic
-def penalise_deck_check(check: DeckCheck, judge, game: int = 1) -> Any:
-    """The penalty a deck that differs from its registration gets: a game loss (203.1)."""
+def penalise_deck_check(
+    check: DeckCheck, judge, game: int = 1, confirmed: str | None = None
+) -> Any:
+    """The penalty a deck that differs from its registration gets: a game loss (203.1).
+
+    ``confirmed`` is the result change the judge read and confirmed, as for any penalty
+    (``judging.penalties.issue_penalty``): a game loss that would change a result the
+    match already has is refused until they have.
+    """
     from judging.penalties import issue_penalty
 
     check = DeckCheck.objects.select_for_update().get(pk=check.pk)
@@ -328,6 +335,7 @@ def penalise_deck_check(check: DeckCheck, judge, game: int = 1) -> Any:
         game=game,
         match=check.match,
         notes=f"Deck check {check.pk}: differs from the registered decklist.",
+        confirmed=confirmed,
     )
     check.penalty = penalty
     check.save(update_fields=["penalty"])

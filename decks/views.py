@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
+from judging.penalties import UnconfirmedChange, describe
 from tournaments import rounds
 from tournaments.models import Event, Registration
 from tournaments.roles import (
@@ -242,14 +243,21 @@ def deck_check_result(request: HttpRequest, event: Event, check_id: int) -> Http
     deck_check = get_object_or_404(
         DeckCheck.objects.select_related("registration", "penalty"), pk=check_id, event=event
     )
+    context = {"event": event, "check": deck_check, "game": 1}
     if request.method == "POST":
+        game = whole_number(request.POST.get("game")) or 1
         try:
             penalty = services.penalise_deck_check(
-                deck_check, request.user, whole_number(request.POST.get("game")) or 1
+                deck_check, request.user, game, confirmed=request.POST.get("confirm_change", "")
             )
+        except UnconfirmedChange as exc:
+            # The game loss changes a result the match already has: read it, then confirm.
+            messages.error(request, str(exc))
+            context.update(game=game, preview=exc.preview)
+            return render(request, "decks/deck_check_result.html", context, status=400)
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Penalty logged: {penalty}.")
+            messages.success(request, f"Penalty logged: {penalty}. {describe(penalty)}")
         return redirect("decks:deck_check_result", event.pk, deck_check.pk)
-    return render(request, "decks/deck_check_result.html", {"event": event, "check": deck_check})
+    return render(request, "decks/deck_check_result.html", context)

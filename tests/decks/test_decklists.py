@@ -1,6 +1,8 @@
 """Decklist registration, legality, locks, privacy and deck checks."""
 
 import datetime
+import html
+import re
 from io import StringIO
 
 import pytest
@@ -277,6 +279,41 @@ def test_deck_check_finds_every_difference_and_raises_the_game_loss(checked_roun
     with pytest.raises(ServiceError, match="already raised"):
         services.penalise_deck_check(check, judge)
     assert Penalty.objects.count() == 1
+
+
+def test_a_deck_check_game_loss_shows_the_result_change_before_it_is_confirmed(
+    client, checked_round, judge
+):
+    from tournaments import results
+    from tournaments.match_games import Score
+
+    match = checked_round.matches.filter(is_bye=False).order_by("table").first()
+    a, b = match.player_a, match.player_b
+    results.report_result(match, a, Score(2, 1), a.user)
+    results.confirm_result(match, b, b.user)
+    presented = demo_decklist(
+        list(checked_round.event.registrations.order_by("pk")).index(a)
+    ).split("\n", 1)[1]  # a card short
+    check = services.record_deck_check(a, presented, judge, match)
+    url = f"/events/{checked_round.event.pk}/deck-checks/{check.pk}/"
+    client.force_login(judge)
+
+    first = client.post(url, {"game": "2"})
+    assert first.status_code == 400
+    text = first.content.decode()
+    sentence = (
+        f"This penalty makes game 2 a Game Loss for {a.display_name} (203.1): "
+        "the confirmed result 2-1 becomes 1-2."
+    )
+    assert sentence in html.unescape(text)
+    assert Penalty.objects.count() == 0 and match.changes.count() == 2
+    token = re.search(r'name="confirm_change" value="([^"]+)"', text).group(1)
+
+    client.post(url, {"game": "2", "confirm_change": token})
+    match.refresh_from_db()
+    assert Penalty.objects.get().infraction == "illegal_deck"
+    assert results.games_of(match).score_text() == "1-2"
+    assert match.changes.last().source == f"penalty:{Penalty.objects.get().pk}"
 
 
 def test_deck_check_pages_for_judges_only(client, hall, checked_round, judge):

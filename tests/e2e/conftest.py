@@ -45,14 +45,19 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+def log_page_in(page, site: str, username: str, password: str = PASSWORD) -> None:
+    """Through the login form, as a person would, landing on the home page."""
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+
+
 @pytest.fixture
 def log_in(page, live_server):
     def as_user(username: str, password: str):
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", password)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
+        log_page_in(page, live_server.url, username, password)
 
     return as_user
 
@@ -69,11 +74,7 @@ def phone(browser, live_server):
         context = browser.new_context(viewport=PHONE)
         contexts.append(context)
         page = context.new_page()
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
+        log_page_in(page, live_server.url, username)
         return page
 
     yield logged_in
