@@ -258,12 +258,29 @@ def check_player_in_match(player: Registration, match: Match | None) -> None:
 
 
 def check_game(game: int, event: Event, match: Match | None = None) -> None:
-    """A game of the format, and in a match with a result, one it reached (field "game")."""
+    """A game of the format, and in a match with a result, one it reached (field "game").
+
+    A result a penalty imposed (a Match Loss, a Disqualification) says nothing of how far
+    the games got: the game under way then may still be named (two judges' warnings
+    for the same game, issued at once, are both kept).
+    """
     games = MatchGames.of(match) if match is not None and not match.is_bye else None
+    if games is not None and _result_imposed_by_penalty(match):
+        games = None
     try:
         check_game_reached(games or MatchGames(0, None), game, event.match_format)
     except InvalidResult as exc:
         raise ServiceError(str(exc), "game") from None
+
+
+def _result_imposed_by_penalty(match: Match) -> bool:
+    """A standing Match Loss applied to the match, alone or as a Disqualification's."""
+    return any(
+        (consequence["result"] == MATCH_LOSS and "undo" in consequence)
+        or (consequence["result"] == DQ and "match" in (consequence.get("undo") or {}))
+        for penalty in Penalty.objects.filter(match=match, voided_at__isnull=True)
+        for consequence in penalty.consequences
+    )
 
 
 @transaction.atomic

@@ -460,6 +460,18 @@ def test_a_game_past_the_end_of_the_result_is_refused_naming_the_game(client, ha
     assert snapshot() == before
 
 
+def test_after_a_match_loss_the_game_under_way_may_still_be_named(hall, judge):
+    """A Match Loss's 0-2 says nothing of how far the games got: two judges' warnings for
+    game 3, the first of which made the Match Loss, are both kept."""
+    _, table = hall
+    for game in (1, 1, 2, 2, 3):
+        issue_penalty(table.player_b, "slow_play", judge, game=game, match=table)
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINAL
+    late = issue_penalty(table.player_b, "slow_play", judge, game=3, match=table)
+    assert late.game == 3 and Penalty.objects.filter(match=table).count() == 6
+
+
 def test_a_game_above_the_format_is_refused_naming_the_game(hall, judge):
     _, table = hall
     with refused("Game 6 is not a game of a best-of-3 match") as e:
