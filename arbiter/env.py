@@ -181,6 +181,25 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
+    """Redis (channels-redis) when REDIS_URL is given, else the in-memory layer.
+
+    The in-memory layer reaches only sockets served by the same process: right for the
+    embedded default and venue mode (one server process), never for several web processes.
+    """
+    url = env.get("REDIS_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    if not url.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {url!r}.")
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+        }
+    }
+
+
 def trusted_proxies(env: Mapping[str, str]) -> list[str]:
     """TRUSTED_PROXIES (or its old name FORWARDED_ALLOW_IPS), checked; loopback by default.
 

@@ -29,6 +29,8 @@ CSRF_TRUSTED_ORIGINS = e.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
+    # First: daphne's runserver serves WebSockets as well as HTTP (the quick start is live).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -49,6 +51,9 @@ INSTALLED_APPS = [
     "judging",
     "rulebook",
     "printing",
+    "channels",
+    "live",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -94,6 +99,8 @@ TEMPLATES = [
 DATABASES = {"default": e.database_config(ENV, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = e.cache_config(ENV)
+# Live notices (live-updates.md) travel through this layer to the sockets.
+CHANNEL_LAYERS = e.channel_layers(ENV)
 
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"

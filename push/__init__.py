@@ -1,0 +1,1 @@
+"""Web Push to a closed phone: pairing notices through the browser's push service (VAPID)."""
