@@ -1,0 +1,7 @@
+from django.urls import path
+
+from live.consumers import EventConsumer
+
+websocket_urlpatterns = [
+    path("ws/events/<int:event_id>/", EventConsumer.as_asgi()),
+]
