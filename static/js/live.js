@@ -1,0 +1,115 @@
+/* Live pages (live-updates.md): one socket per page to /ws/events/<id>/.
+
+   Markup:
+     <… data-live-event="7">                     the event this page follows (one per page)
+     <… data-live-refresh="pairings round" data-live-url="/…/fragment/">
+                                                 a region fetched afresh (innerHTML) when a
+                                                 notice of one of these types arrives
+     <… data-live-updated>                       says when the page last updated, and how
+   Every notice is also dispatched on document as "arbiter:notice" (detail: the notice);
+   every refreshed region dispatches "arbiter:refreshed" (bubbles).
+   Without a socket (refused, blocked, server down) the regions are fetched every 30 s,
+   so the page keeps working and says so. A socket that opens (again) refreshes every
+   region: notices sent while it was away are not replayed. */
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-live-event]");
+  if (!root) return;
+  var eventId = root.getAttribute("data-live-event");
+  var POLL_MS = 30000, RETRY_MAX_MS = 30000;
+  var socket = null, retryMs = 1000, pollTimer = null, pingTimer = null, state = "connecting";
+  var lastUpdate = new Date();
+
+  function regions(type) {
+    var all = document.querySelectorAll("[data-live-refresh][data-live-url]");
+    return Array.prototype.filter.call(all, function (el) {
+      return !type || el.getAttribute("data-live-refresh").split(/\s+/).indexOf(type) >= 0;
+    });
+  }
+
+  function refresh(el) {
+    return fetch(el.getAttribute("data-live-url"), {
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-Requested-With": "live" },
+    }).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.text();
+    }).then(function (html) {
+      el.innerHTML = html;
+      if (window.htmx) window.htmx.process(el);
+      lastUpdate = new Date();
+      stamp();
+      el.dispatchEvent(new CustomEvent("arbiter:refreshed", { bubbles: true }));
+    }).catch(function () { stamp(); });
+  }
+
+  function refreshAll() { regions(null).forEach(refresh); }
+
+  function clockText(date) {
+    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  }
+
+  function stamp() {
+    var how = state === "live" ? "live"
+      : state === "connecting" ? "connecting"
+      : state === "refused" ? "not live here: refreshing every 30 s"
+      : "reconnecting: refreshing every 30 s";
+    document.querySelectorAll("[data-live-updated]").forEach(function (el) {
+      el.textContent = "Updated " + clockText(lastUpdate) + " · " + how;
+      el.setAttribute("data-live-state", state);
+    });
+    document.documentElement.setAttribute("data-live-state", state);
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(refreshAll, POLL_MS);
+  }
+
+  function stopPolling() {
+    if (pollTimer) clearInterval(pollTimer);
+    pollTimer = null;
+  }
+
+  function onNotice(message) {
+    var notice;
+    try { notice = JSON.parse(message.data); } catch (e) { return; }
+    if (!notice || notice.type === "pong") return;
+    document.dispatchEvent(new CustomEvent("arbiter:notice", { detail: notice }));
+    regions(notice.type).forEach(refresh);
+  }
+
+  function connect() {
+    if (!("WebSocket" in window)) { state = "refused"; stamp(); startPolling(); return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try {
+      socket = new WebSocket(scheme + location.host + "/ws/events/" + eventId + "/");
+    } catch (e) { state = "reconnecting"; stamp(); startPolling(); return; }
+    socket.onopen = function () {
+      retryMs = 1000;
+      state = "live";
+      stopPolling();
+      refreshAll();
+      stamp();
+      // Keeps idle proxies from closing the socket.
+      pingTimer = setInterval(function () {
+        if (socket && socket.readyState === 1) socket.send('{"type":"ping"}');
+      }, 25000);
+    };
+    socket.onmessage = onNotice;
+    socket.onclose = function (closing) {
+      if (pingTimer) clearInterval(pingTimer);
+      socket = null;
+      startPolling();
+      if (closing.code === 4403) { state = "refused"; stamp(); return; }
+      state = "reconnecting";
+      stamp();
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+    };
+  }
+
+  stamp();
+  connect();
+  window.arbiterLive = { refreshAll: refreshAll, state: function () { return state; } };
+})();
