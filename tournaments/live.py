@@ -8,8 +8,11 @@ the public one, the staff queue's, and each affected player's own ``my_match``.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
-from datetime import datetime
+
+from django.core.cache import cache
+from django.utils import timezone
 
 from live import notify
 from tournaments.models import Event, Match, Round
@@ -24,7 +27,7 @@ TOP_CUT = "top_cut"  # the event's status while its top cut is played (the model
 QUEUE_DISPUTE, QUEUE_CALL, QUEUE_TIME = "dispute", "call", "time"
 
 
-def _iso(moment: datetime | None) -> str | None:
+def _iso(moment: datetime.datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
@@ -88,3 +91,84 @@ def announce_event(event: Event, status: str | None = None) -> None:
 def announce_standings(round_: Round) -> None:
     """Standings changed as of ``round_``: it closed, or a result in it was corrected."""
     notify.send(round_.event_id, "standings", round=round_.number)
+
+
+def announce_result(match: Match, before: dict) -> None:
+    """A match's result changed (``before`` as ``results.snapshot`` kept it).
+
+    The public hears the table's new status, both players their own match; the judges'
+    queue changes when the match goes to or leaves the judges (a dispute), and the
+    standings when the round was already closed (a correction).
+    """
+    round_ = match.round
+    event_id = round_.event_id
+    messages = [
+        (
+            notify.public_group(event_id),
+            notify.notice(
+                event_id, "result", round=round_.number, table=match.table, status=match.status
+            ),
+        ),
+        *_my_match(event_id, round_.number, [match]),
+    ]
+    was, now = before.get("status"), match.status
+    if was != now and Match.Status.DISPUTED in (was, now):
+        messages.append(_queue(event_id, QUEUE_DISPUTE, round_.number, match.table))
+    if round_.status == Round.Status.CLOSED:
+        messages.append(
+            (
+                notify.public_group(event_id),
+                notify.notice(event_id, "standings", round=round_.number),
+            )
+        )
+    notify.send_many(messages)
+
+
+def _queue(event_id: int, kind: str, round_number: int | None, table: int | None):
+    body = notify.notice(event_id, "queue", kind=kind, round=round_number, table=table)
+    return notify.staff_group(event_id), body
+
+
+def announce_queue(event_id: int, kind: str, round_number: int | None, table: int | None) -> None:
+    """The judges' queue changed: a dispute, a judge call made or answered, time up."""
+    notify.send_many([_queue(event_id, kind, round_number, table)])
+
+
+def announce_extension(match: Match) -> None:
+    """A table's time extension was granted, changed or removed: its standing total."""
+    notify.send(
+        match.round.event_id,
+        "extension",
+        round=match.round.number,
+        table=match.table,
+        minutes=match.extension_minutes,
+    )
+
+
+TIME_UP_KEPT = 24 * 60 * 60  # how long the cache remembers a table's time was told
+
+
+def announce_time_up(now: datetime.datetime | None = None) -> int:
+    """Tell the judges of each table still playing whose time (with its extension) is up.
+
+    Once per table and end of time: a later extension gives the table a new end, told
+    again when it comes. Celery beat runs this every few seconds; it returns how many
+    tables it told of.
+    """
+    now = now or timezone.now()
+    running = Round.objects.filter(
+        status=Round.Status.RUNNING, started_at__isnull=False, event__status=Event.Status.RUNNING
+    ).select_related("event")
+    told = 0
+    for round_ in running:
+        if round_.ends_at > now:
+            continue
+        pending = round_.matches.filter(is_bye=False, status=Match.Status.PENDING)
+        for match in pending.only("pk", "table", "extension_minutes"):
+            time_up = round_.ends_at + datetime.timedelta(minutes=match.extension_minutes)
+            if time_up > now:
+                continue
+            if cache.add(f"live:time-up:{match.pk}:{time_up.isoformat()}", 1, TIME_UP_KEPT):
+                announce_queue(round_.event_id, QUEUE_TIME, round_.number, match.table)
+                told += 1
+    return told
