@@ -4,7 +4,6 @@
 import datetime
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from judging import calls
@@ -97,7 +96,6 @@ def test_a_judge_call_made_and_answered_is_told_to_staff_only(make_world, sent):
 def test_time_up_is_told_once_per_table_still_playing_and_again_after_an_extension(
     make_world, sent
 ):
-    cache.clear()
     world = make_world(6, started=True)
     round_ = world.round
     results.enter_result(world.table(3), Score.parse("2-0"), world.organiser)
@@ -118,7 +116,6 @@ def test_time_up_is_told_once_per_table_still_playing_and_again_after_an_extensi
 
 
 def test_the_beat_task_finds_tables_out_of_time_now(make_world, sent, settings):
-    cache.clear()
     world = make_world(4, started=True)
     Round.objects.filter(pk=world.round.pk).update(
         started_at=timezone.now() - datetime.timedelta(minutes=world.event.round_minutes + 1)
