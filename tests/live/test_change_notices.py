@@ -115,7 +115,7 @@ def test_time_up_is_told_once_per_table_still_playing_and_again_after_an_extensi
     assert sent.summary() == [(staff, "queue", {"kind": "time", "round": 1, "table": 2})]
 
 
-def test_the_beat_task_finds_tables_out_of_time_now(make_world, sent, settings):
+def test_the_beat_task_finds_tables_out_of_time_now(make_world, sent, settings, eager_tasks):
     world = make_world(4, started=True)
     Round.objects.filter(pk=world.round.pk).update(
         started_at=timezone.now() - datetime.timedelta(minutes=world.event.round_minutes + 1)
