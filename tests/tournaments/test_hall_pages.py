@@ -292,3 +292,10 @@ def test_the_organisers_dashboard_links_to_the_screens(client, paired):
     assert f'href="{base}"' in body
     for query in ("screen=clock", "from=A&to=K", "from=L&to=Z", "screen=standings"):
         assert f'href="{base}?{query}"' in body
+
+
+def test_standings_asked_for_in_round_one_name_no_round_before_it(client, paired, organiser):
+    rounds.start_round(paired.round, organiser)
+    body = text(page(client, paired.event, "screen=standings"))
+    assert "after round 0" not in body and '<p class="hall-subtitle">' in body
+    assert "Standings" in body
