@@ -10,8 +10,9 @@ import os
 
 import pytest
 
+from tests.conftest import play_out
 from tests.e2e.test_csp import Watcher
-from tournaments import clock
+from tournaments import clock, rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -125,3 +126,37 @@ def test_the_hall_screen_shows_large_names_that_fit_and_pages_by_itself(
     screen.evaluate("window.arbiterLive.refreshAll()")
     screen.locator(".hall-extensions", has_text="Table 7 +4").wait_for(timeout=8000)
     assert screen.locator("[data-hall-page]").count() == 5
+
+
+def test_the_hall_screen_follows_the_event_over_its_socket(browser, asgi_server, make_world):
+    """Nobody touches the screen: the round is paired, started and closed, and each
+    change is on it within seconds, without a reload."""
+    world = make_world(
+        NAMES[:10], name="Harbour Open", swiss_rounds=2, rounds_played=0, paired=False
+    )
+    organiser = world.organiser
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        screen = context.new_page()
+        screen.goto(f"{asgi_server.url}/events/{world.event.pk}/hall/")
+        screen.locator("html[data-live-state=live]").wait_for(timeout=10000)
+        assert "Welcome" in screen.locator(".hall-body").inner_text()
+        screen.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+        round_ = rounds.pair_next_round(world.event, organiser)
+        table = round_.matches.select_related("player_a__user").get(table=1)
+        name = screen.locator(".hall-name").get_by_text(table.player_a.display_name, exact=True)
+        row = screen.locator(".hall-row").filter(has=name)
+        row.locator(".hall-table").get_by_text("1", exact=True).wait_for(timeout=5000)
+        assert screen.locator(".hall-status", has_text="Find your table").is_visible()
+
+        rounds.start_round(round_, organiser)
+        screen.locator(".hall-clock").wait_for(timeout=5000)
+
+        play_out(round_, organiser)
+        rounds.close_round(round_, organiser)
+        screen.locator(".hall-subtitle", has_text="Standings after round 1").wait_for(timeout=5000)
+        assert screen.evaluate("window.__sameDocument") is True
+        assert "live" in screen.locator("[data-live-updated]").inner_text()
+    finally:
+        context.close()
