@@ -6,11 +6,15 @@ With ``ARBITER_SCREENSHOTS=docs`` the run keeps the screen as the hall saw it
 (``docs/hall-display-1920x1080.png``).
 """
 
+import asyncio
 import os
+import threading
+import time
 
 import pytest
 
 from tests.conftest import play_out
+from tests.e2e.conftest import _asgi_app, _free_port, _shared_connections
 from tests.e2e.test_csp import Watcher
 from tournaments import clock, rounds
 
@@ -158,5 +162,87 @@ def test_the_hall_screen_follows_the_event_over_its_socket(browser, asgi_server,
         screen.locator(".hall-subtitle", has_text="Standings after round 1").wait_for(timeout=5000)
         assert screen.evaluate("window.__sameDocument") is True
         assert "live" in screen.locator("[data-live-updated]").inner_text()
+    finally:
+        context.close()
+
+
+class Restartable:
+    """The site's ASGI application on one port, stopped and started again as a server
+    restart does (the ``asgi_server`` fixture's server, which runs once)."""
+
+    def __init__(self, shared: dict, port: int) -> None:
+        self.shared, self.port = shared, port
+        self.url = f"http://127.0.0.1:{port}"
+        self.server = self.thread = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        config = uvicorn.Config(
+            _asgi_app(self.shared),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=lambda: asyncio.new_event_loop().run_until_complete(self.server.serve()),
+            daemon=True,
+        )
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "no server"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def restartable(transactional_db, monkeypatch):
+    from live import notify
+
+    shared = _shared_connections()
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    # Changes the test makes are seen by fetching: the screen is not told (no socket hears
+    # a notice sent from the test's thread here), so what it shows came from reconnecting.
+    monkeypatch.setattr(notify, "deliver", lambda batch: None)
+    server = Restartable(shared, _free_port())
+    server.start()
+    yield server
+    if server.thread.is_alive():
+        server.stop()
+    for conn in shared.values():
+        conn.dec_thread_sharing()
+
+
+def test_the_hall_screen_comes_back_by_itself_after_a_server_restart(
+    browser, restartable, make_world
+):
+    world = make_world(NAMES[:10], name="Harbour Open", swiss_rounds=2, started=True)
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        screen = context.new_page()
+        screen.goto(f"{restartable.url}/events/{world.event.pk}/hall/")
+        screen.locator("html[data-live-state=live]").wait_for(timeout=10000)
+        names = screen.locator(".hall-row:not(.hall-row-head) .hall-name").all_inner_texts()
+        assert len(names) == 10
+
+        restartable.stop()
+        screen.locator("html[data-live-state=reconnecting]").wait_for(timeout=10000)
+        marker = screen.locator("[data-live-updated]")
+        assert "reconnecting" in marker.inner_text() and px(marker, "fontSize") < 20
+        shown = screen.locator(".hall-row:not(.hall-row-head) .hall-name").all_inner_texts()
+        assert shown == names  # the last pairings stay up
+        play_out(world.round, world.organiser)
+        rounds.close_round(world.round, world.organiser)  # while the server is away
+
+        restartable.start()
+        screen.locator("html[data-live-state=live]").wait_for(timeout=40000)
+        screen.locator(".hall-subtitle", has_text="Standings after round 1").wait_for(timeout=5000)
     finally:
         context.close()
