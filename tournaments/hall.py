@@ -148,10 +148,11 @@ def _plain(text: str) -> str:
 
 def split_name(display: str, last_name: str = "") -> tuple[str, str]:
     """(surname, given names) of a display name: the account's last name when the display
-    name ends with it, else the last word. One word is all surname."""
+    name ends with it as a word, else the last word. One word is all surname."""
     display = " ".join(display.split())
     last_name = " ".join(last_name.split())
-    if last_name and display.casefold().endswith(last_name.casefold()):
+    folded, surname = display.casefold(), last_name.casefold()
+    if surname and (folded == surname or folded.endswith(" " + surname)):
         given = display[: len(display) - len(last_name)].strip()
         return display[len(display) - len(last_name) :], given
     words = display.rsplit(" ", 1)

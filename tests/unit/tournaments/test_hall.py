@@ -77,6 +77,7 @@ def test_surnames_come_from_the_account_or_the_last_word():
     assert hall.split_name("Ada Lovelace") == ("Lovelace", "Ada")
     assert hall.split_name("Ludwig van Beethoven", "van Beethoven") == ("van Beethoven", "Ludwig")
     assert hall.split_name("Prince") == ("Prince", "")
+    assert hall.split_name("Ada Johnson", "son") == ("Johnson", "Ada")  # a word, not its end
     assert hall.split_name("  Grace   Hopper ") == ("Hopper", "Grace")
 
 
