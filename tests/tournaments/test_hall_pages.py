@@ -299,3 +299,23 @@ def test_standings_asked_for_in_round_one_name_no_round_before_it(client, paired
     body = text(page(client, paired.event, "screen=standings"))
     assert "after round 0" not in body and '<p class="hall-subtitle">' in body
     assert "Standings" in body
+
+
+def test_by_surname_an_accounts_last_name_is_the_surname(client, make_world):
+    from tests.conftest import make_user
+
+    people = [
+        make_user("ludwig", first_name="Ludwig", last_name="van Beethoven"),
+        make_user("clara", first_name="Clara", last_name="Schumann"),
+        make_user("johann", first_name="Johann Sebastian", last_name="Bach"),
+        make_user("fanny", first_name="Fanny", last_name="Mendelssohn Hensel"),
+    ]
+    world = make_world(people)
+    shown = listed(text(page(client, world.event, "sort=surname")))
+    assert shown == [
+        "Bach, Johann Sebastian",
+        "Mendelssohn Hensel, Fanny",
+        "Schumann, Clara",
+        "van Beethoven, Ludwig",
+    ]
+    assert listed(text(page(client, world.event, "sort=surname&from=V"))) == [shown[-1]]
