@@ -18,7 +18,7 @@ from tournaments.match_games import Score
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
-QUIET = 0.3  # seconds a socket must stay silent to have received everything
+QUIET = 1.0  # seconds a socket must stay silent to have received everything
 
 
 def session_cookie(user) -> list[tuple[bytes, bytes]]:
