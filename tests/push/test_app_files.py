@@ -6,7 +6,11 @@ import json
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.core.management import call_command
 from PIL import Image
+from py_vapid import Vapid
+
+from push.management.commands.push_keys import new_keys
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +53,29 @@ def test_every_page_links_the_manifest(client):
     body = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in body
     assert '<meta name="theme-color"' in body
+
+
+def test_the_page_offers_push_only_with_vapid_keys(client, make_world, settings):
+    world = make_world(4)
+    client.force_login(world.registrations[0].user)
+    url = f"/events/{world.event.pk}/my-match/"
+    settings.WEBPUSH_VAPID_PUBLIC_KEY = settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
+    body = client.get(url).content.decode()
+    assert "data-push-key" not in body and "data-push-subscribe" not in body
+    public, private = new_keys()
+    settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, private
+    settings.WEBPUSH_VAPID_SUBJECT = "mailto:to@example.org"
+    body = client.get(url).content.decode()
+    assert f'data-push-key="{public}"' in body and 'data-push-subscribe="/push/subscribe/"' in body
+    assert private not in body
+
+
+def test_push_keys_prints_a_pair_pywebpush_signs_with():
+    out = io.StringIO()
+    call_command("push_keys", "--subject", "mailto:ops@example.org", stdout=out)
+    lines = dict(line.split("=", 1) for line in out.getvalue().splitlines())
+    assert lines["WEBPUSH_VAPID_SUBJECT"] == "mailto:ops@example.org"
+    signer = Vapid.from_string(lines["WEBPUSH_VAPID_PRIVATE_KEY"])
+    header = signer.sign({"sub": "mailto:ops@example.org", "aud": "https://push.example.net"})
+    assert f"k={lines['WEBPUSH_VAPID_PUBLIC_KEY']}" in header["Authorization"]
+    assert Vapid.verify(header["Authorization"])
