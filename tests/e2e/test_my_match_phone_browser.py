@@ -2,12 +2,17 @@
 live region refreshes, a tapped score asks before it reports, the opponent's open page shows
 the report to confirm without a reload, and the last copy stays readable offline."""
 
+import base64
+import json
 import os
 
 import pytest
 
+from push.management.commands.push_keys import new_keys
+from push.models import PushSubscription
 from tests.conftest import play_out
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, log_page_in
+from tests.push.pushservice import Browser
 from tournaments import rounds
 from tournaments.models import Match
 
@@ -146,3 +151,40 @@ def test_the_last_known_match_stays_readable_offline(phone, live_server, world):
         page.context.set_offline(False)
     page.reload()
     assert not page.locator("[data-offline-marker]").is_visible()
+
+
+# The browser's push service is out of reach in a test: its subscription is a stand-in with
+# the real shape (toJSON), and what the page does with it is real.
+STAND_IN_PUSH = """
+window.__subscribeOptions = null;
+PushManager.prototype.getSubscription = function () { return Promise.resolve(null); };
+PushManager.prototype.subscribe = function (options) {
+  window.__subscribeOptions = options;
+  return Promise.resolve({ toJSON: function () { return %s; } });
+};
+"""
+
+
+def test_with_push_on_a_granted_phone_subscribes_with_the_sites_key(
+    browser, live_server, world, settings
+):
+    public, private = new_keys()
+    settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, private
+    settings.WEBPUSH_VAPID_SUBJECT = "mailto:to@example.org"
+    subscription = Browser("https://push.example.net/send/phone-1").to_json()
+    context = browser.new_context(viewport=PHONE)
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        page = context.new_page()
+        page.add_init_script(STAND_IN_PUSH % json.dumps(subscription))
+        me = world.registrations[0]
+        log_page_in(page, live_server.url, me.user.username)
+        page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
+        page.get_by_text("even with this page closed").wait_for(timeout=10000)
+        sent_key = page.evaluate("Array.from(window.__subscribeOptions.applicationServerKey)")
+        assert bytes(sent_key) == base64.urlsafe_b64decode(public + "=")
+        kept = PushSubscription.objects.get()
+        assert (kept.user_id, kept.endpoint) == (me.user_id, subscription["endpoint"])
+        assert kept.p256dh == subscription["keys"]["p256dh"]
+    finally:
+        context.close()
