@@ -28,6 +28,19 @@ Object.defineProperty(navigator, "vibrate", {
 });
 """
 
+# Notifications the page shows, whether by itself or through its service worker.
+RECORD_NOTIFICATIONS = """
+window.__notifications = [];
+ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+  window.__notifications.push([title, options.body]);
+  return Promise.resolve();
+};
+var Shown = function (title, options) { window.__notifications.push([title, options.body]); };
+Shown.permission = "granted";
+Shown.requestPermission = function () { return Promise.resolve("granted"); };
+window.Notification = Shown;
+"""
+
 
 @pytest.fixture
 def world(make_world):
@@ -94,6 +107,7 @@ def test_a_new_pairing_shows_as_a_banner_and_vibrates(phone, live_server, world)
     me = world.registrations[0]
     page = phone(me.user.username)
     page.add_init_script(RECORD_VIBRATIONS)
+    page.add_init_script(RECORD_NOTIFICATIONS)
     page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
     banner = page.locator("[data-paired-banner]")
     live_refresh(page)  # the same seat again: nothing to tell
@@ -112,6 +126,8 @@ def test_a_new_pairing_shows_as_a_banner_and_vibrates(phone, live_server, world)
     banner.wait_for(state="visible", timeout=5000)
     assert banner.inner_text() == expected
     assert page.evaluate("window.__vibrations.length") == 1
+    page.wait_for_function("window.__notifications.length === 1")
+    assert page.evaluate("window.__notifications") == [[world.event.name, expected]]
     assert f"Round 2 · Table {match.table}" in page.inner_text(".my-match-live")
     assert fits_the_phone(page)
     shot(page, "my-match-paired-banner.png")
