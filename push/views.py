@@ -11,6 +11,7 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
@@ -66,7 +67,11 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 def _worker_source() -> str:
+    """static/js/sw.js, from the source folder or else from the collected files."""
     path = finders.find("js/sw.js")
+    if path is None:
+        with staticfiles_storage.open("js/sw.js") as handle:
+            return handle.read().decode("utf-8")
     with open(path, encoding="utf-8") as handle:
         return handle.read()
 

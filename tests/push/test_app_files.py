@@ -79,3 +79,13 @@ def test_push_keys_prints_a_pair_pywebpush_signs_with():
     header = signer.sign({"sub": "mailto:ops@example.org", "aud": "https://push.example.net"})
     assert f"k={lines['WEBPUSH_VAPID_PUBLIC_KEY']}" in header["Authorization"]
     assert Vapid.verify(header["Authorization"])
+
+
+def test_the_worker_is_served_from_the_collected_files_too(client, settings, tmp_path):
+    """Production may hold only the collected copy of the static files."""
+    settings.STATICFILES_DIRS = []
+    settings.STATIC_ROOT = tmp_path
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "sw.js").write_text("/* collected */\n", encoding="utf-8")
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and "/* collected */" in response.content.decode()
