@@ -27,6 +27,9 @@ ALLOWED_HOSTS = e.env_list(
 CSRF_TRUSTED_ORIGINS = e.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 # The address printed in QR codes on match slips (players scan it at the table).
 SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address the hall display's QR code sends phones to: in venue mode the laptop's LAN
+# address (http://192.168.1.20:8000). Empty: the address the screen itself was opened at.
+PUBLIC_URL = ENV.get("PUBLIC_URL", "")
 
 INSTALLED_APPS = [
     # First: daphne's runserver serves WebSockets as well as HTTP (the quick start is live).
@@ -151,6 +154,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "printing.requeue_stalled",
         "schedule": float(PRINT_JOB_SWEEP_SECONDS),
         "options": {"queue": PRINT_SMALL_QUEUE},
+    },
+    # The judges hear of a table whose time ran out (live-updates.md, queue kind "time").
+    "live-time-up": {
+        "task": "tournaments.announce_time_up",
+        "schedule": 10.0,
+        "options": {"queue": PRINT_SMALL_QUEUE, "expires": 10.0},
     },
 }
 
