@@ -204,3 +204,44 @@ def test_with_push_on_a_granted_phone_subscribes_with_the_sites_key(
         assert kept.p256dh == subscription["keys"]["p256dh"]
     finally:
         context.close()
+
+
+def test_over_the_socket_a_pairing_and_a_report_reach_open_phones_within_two_seconds(
+    browser, asgi_server, world
+):
+    """The real notices (tournaments.live) through the real socket, nothing refreshed by
+    the test: the pairing shows as the banner, the opponent's page shows the report."""
+    contexts = []
+
+    def open_phone(registration):
+        context = browser.new_context(viewport=PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        log_page_in(page, asgi_server.url, registration.user.username)
+        page.goto(f"{asgi_server.url}/events/{world.event.pk}/my-match/")
+        page.wait_for_function("document.documentElement.dataset.liveState === 'live'")
+        return page
+
+    try:
+        rounds.start_round(world.round, world.organiser)
+        play_out(world.round, world.organiser)
+        rounds.close_round(world.round, world.organiser)
+        me = world.registrations[0]
+        page = open_phone(me)
+        second = rounds.pair_next_round(world.event, world.organiser)
+        match = next(m for m in second.matches.all() if me in m.players())
+        opponent = match.player_b if match.player_a_id == me.pk else match.player_a
+        banner = page.locator("[data-paired-banner]")
+        banner.wait_for(state="visible", timeout=2000)
+        assert banner.inner_text() == (f"Round 2 — table {match.table} vs {opponent.display_name}")
+
+        theirs = open_phone(opponent)
+        theirs.evaluate("window.__sameDocument = true")
+        page.get_by_role("button", name="2-1", exact=True).click()
+        page.get_by_role("button", name="Confirm").click()
+        region = theirs.locator(".my-match-live")
+        region.get_by_text(f"{me.display_name} reported 2-1").wait_for(timeout=2000)
+        assert theirs.evaluate("window.__sameDocument === true")
+    finally:
+        for context in contexts:
+            context.close()
