@@ -13,6 +13,7 @@ from push.models import PushSubscription
 from push.subscriptions import subscribe
 from push.tasks import send_pairing_pushes
 from tests.push.pushservice import Browser, b64url, start
+from tournaments import rounds
 from tournaments.my_match import opponent_of
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +142,19 @@ def test_without_vapid_keys_nothing_is_queued_or_sent(
     assert callbacks == []
     assert send_pairing_pushes(world.round.pk) == 0
     assert service.received == []
+
+
+def test_pairing_a_round_pushes_each_subscribed_players_seat(
+    service, vapid, make_world, eager_tasks, django_capture_on_commit_callbacks
+):
+    """The pairing service itself hands the round to Web Push (tournaments.live)."""
+    world = make_world(["Ada Lovelace", "Grace Hopper"], paired=False)
+    ada = world.registrations[0]
+    phone = phone_of(service, ada.user, "ada")
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = rounds.pair_next_round(world.event, world.organiser)
+    table = round_.matches.get()
+    [sent] = service.received
+    assert json.loads(phone.decrypt(sent.body))["body"] == (
+        f"Round 1 — table {table.table} vs Grace Hopper"
+    )
