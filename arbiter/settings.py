@@ -105,6 +105,17 @@ CACHES = e.cache_config(ENV)
 # Live notices (live-updates.md) travel through this layer to the sockets.
 CHANNEL_LAYERS = e.channel_layers(ENV)
 
+# Web Push (push/): pairings sent to a player's closed phone through their browser's push
+# service. Optional: without all three nothing is offered or sent. Generate the keys with
+# `manage.py push_keys`; the subject is a mailto: or https: address push services may use
+# to reach the operator.
+WEBPUSH_VAPID_PUBLIC_KEY = ENV.get("WEBPUSH_VAPID_PUBLIC_KEY", "").strip()
+WEBPUSH_VAPID_PRIVATE_KEY = ENV.get("WEBPUSH_VAPID_PRIVATE_KEY", "").strip()
+WEBPUSH_VAPID_SUBJECT = ENV.get("WEBPUSH_VAPID_SUBJECT", "").strip()
+# Subscriptions at plain-http 127.0.0.1/localhost endpoints (a local push service): only
+# while developing and in tests; real push services are https.
+WEBPUSH_ALLOW_LOCAL_ENDPOINTS = DEBUG
+
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

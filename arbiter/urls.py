@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("judging.urls")),
     path("", include("decks.urls")),
     path("", include("printing.urls")),
+    path("", include("push.urls")),
 ]

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from tournaments import my_match as my_match_text
 from tournaments import result_notices, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import (
@@ -228,29 +229,55 @@ def _my_current_match(event: Event, registration: Registration) -> Match | None:
     )
 
 
+def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> dict:
+    """What the page and its live fragment show: the seat, the clock, the result to
+    report (by a tap or typed) or to confirm, and the notices about the player's results."""
+    match = _my_current_match(event, me)
+    games = results.games_of(match) if match is not None else None
+    top_cut = match is not None and match.round.kind == Round.Kind.TOP_CUT
+    taps = my_match_text.tap_scores(event.match_format, top_cut) if match is not None else []
+    asked = request.GET.get("report", "")
+    return {
+        "event": event,
+        "me": me,
+        "match": match,
+        "opponent": my_match_text.opponent_of(match, me) if match is not None else None,
+        "seat": my_match_text.seat_text(match, me) if match is not None else "",
+        "i_reported": match is not None and match.reported_by_id == me.pk,
+        "score": games.score if games is not None and games.played else None,
+        "notices": result_notices.notices_for(me),
+        "taps": taps,
+        # Without JavaScript a tap opens the page with ?report=2-1: the question to confirm.
+        "asked": next((t for t in taps if t.text == asked), None),
+    }
+
+
 @login_required
 def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The player's page: table, opponent, and the result to report or confirm."""
+    """The player's phone page: table, opponent, clock, and the result to report or confirm.
+
+    Live (live.js): its region is fetched afresh from ``my_match_fragment`` on the
+    player's own ``my_match`` notices, a round's changes and extensions. A tapped score
+    and the typed form both post here, to the one report path.
+    """
     event = visible_event_or_404(request.user, event_id)
     registration = _my_registration(request, event)
-    match = _my_current_match(event, registration)
-    if request.method == "POST" and match is not None:
-        _player_result_action(request, match, registration)
+    if request.method == "POST":
+        match = _my_current_match(event, registration)
+        if match is not None:
+            _player_result_action(request, match, registration)
         return redirect("tournaments:my_match", event.pk)
-    opponent = None
-    if match is not None and not match.is_bye:
-        opponent = match.player_b if match.player_a_id == registration.pk else match.player_a
-    games = results.games_of(match) if match is not None else None
-    context = {
-        "event": event,
-        "me": registration,
-        "match": match,
-        "opponent": opponent,
-        "i_reported": match is not None and match.reported_by_id == registration.pk,
-        "score": games.score if games is not None and games.played else None,
-        "notices": result_notices.notices_for(registration),
-    }
+    context = _my_match_context(request, event, registration)
     return render(request, "tournaments/my_match.html", context)
+
+
+@login_required
+def my_match_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The page's live region alone, for the player themself only (as the page)."""
+    event = visible_event_or_404(request.user, event_id)
+    registration = _my_registration(request, event)
+    context = _my_match_context(request, event, registration)
+    return render(request, "tournaments/my_match_fragment.html", context)
 
 
 def _player_result_action(request: HttpRequest, match: Match, me: Registration) -> None:

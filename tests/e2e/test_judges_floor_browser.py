@@ -55,6 +55,7 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
 
     reporter = phone(first.user.username)
     reporter.goto(f"{base}/my-match/")
+    reporter.get_by_text("Other score").click()  # the typed form, beside the score taps
     reporter.fill("input[name=score]", "2-1")
     reporter.get_by_role("button", name="Report result").click()
     reporter.wait_for_url(f"{base}/my-match/")

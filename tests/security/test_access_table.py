@@ -189,6 +189,8 @@ TABLE: dict[str, list[Case]] = {
         get(E("login", "200", "403", "403")),
         post(E("login", "302", "403", "403")),
     ],
+    # My match's live region: the player themself only, as the page.
+    "tournaments:my_match_fragment": [get(E("login", "200", "403", "403"))],
     "tournaments:match": [
         get(E("login", "200", "200", "200")),
         post(E("login", "302", "200", "200")),
@@ -327,6 +329,12 @@ TABLE: dict[str, list[Case]] = {
         get(E("401/403", "200", "403", "403"), params={"who": "mine"}),
         Case("put", E("401/403", "400", "403", "403"), params={"who": "mine"}),
     ],
+    # --- the installable app and Web Push
+    "push:manifest": [get(ALL_200)],
+    "push:service_worker": [get(ALL_200)],
+    # Logged in; an empty body names what a subscription needs (400).
+    "push:subscribe": [get(ALL_405), post(E("login", "400", "400", "400"))],
+    "push:unsubscribe": [get(ALL_405), post(E("login", "400", "400", "400"))],
     # --- printing: organisers and judges only (printed decklists included)
     "printing:page": [get(STAFF_PAGE)],
     "printing:request": [get(ALL_405), post(STAFF_FORM)],

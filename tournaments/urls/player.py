@@ -6,6 +6,12 @@ from tournaments import round_views, views
 
 urlpatterns = [
     path("events/<int:event_id>/my-match/", round_views.my_match, name="my_match"),
+    # The page's live region (live.js fetches it on the player's notices): theirs alone.
+    path(
+        "events/<int:event_id>/my-match/fragment/",
+        round_views.my_match_fragment,
+        name="my_match_fragment",
+    ),
     # A match slip's QR code: its two players, and the event's staff (who enter results).
     path("events/<int:event_id>/matches/<int:match_id>/", round_views.match_page, name="match"),
     path("events/<int:event_id>/drop/", round_views.drop_self, name="drop_self"),

@@ -1,0 +1,120 @@
+"""Keeping a user's push subscriptions: what a browser's ``PushSubscription.toJSON()`` gives.
+
+Every field is checked before anything is written; a refusal names the field. The endpoint
+is where the server will later POST, so only https push services are taken (plain http to
+this machine only when ``WEBPUSH_ALLOW_LOCAL_ENDPOINTS``: development and tests).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+
+from push.models import PushSubscription
+from web.errors import FieldError, ServiceError
+
+MAX_ENDPOINT = 2000
+MAX_PER_USER = 10  # browsers one account keeps subscribed; the oldest goes first
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y
+AUTH_BYTES = 16
+
+
+def _b64url(text: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _endpoint_error(endpoint: Any) -> str | None:
+    if not isinstance(endpoint, str) or not endpoint.strip():
+        return "The endpoint is missing: send the subscription's toJSON()."
+    if len(endpoint) > MAX_ENDPOINT:
+        return f"The endpoint is longer than {MAX_ENDPOINT} characters."
+    try:
+        parts = urlsplit(endpoint)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018  (a bad port raises here)
+    except ValueError:
+        return "The endpoint is not a URL."
+    if not host:
+        return "The endpoint is not a URL with a host."
+    local = settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS and host in LOCAL_HOSTS
+    if parts.scheme == "http" and local:
+        return None
+    if parts.scheme != "https":
+        return "The endpoint must be an https address (a browser's push service)."
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if not address.is_global and not local:
+        return "The endpoint must be a push service on the internet, not a private address."
+    return None
+
+
+def _key_error(keys: dict, name: str, size: int) -> str | None:
+    value = keys.get(name)
+    if not isinstance(value, str) or not value:
+        return f"The key {name} is missing: send the subscription's toJSON()."
+    decoded = _b64url(value) if len(value) < 200 else None
+    if decoded is None or len(decoded) != size:
+        return f"The key {name} is not {size} bytes in base64url."
+    if name == "p256dh" and decoded[0] != 4:
+        return "The key p256dh is not an uncompressed P-256 public key."
+    return None
+
+
+def checked(data: Any) -> dict[str, str]:
+    """The endpoint and keys of a subscription, or a ServiceError naming each bad field."""
+    if not isinstance(data, dict):
+        raise ServiceError("Send the subscription as a JSON object (its toJSON()).")
+    problems: list[FieldError] = []
+    keys = data.get("keys")
+    checks = [("endpoint", _endpoint_error(data.get("endpoint")))]
+    if isinstance(keys, dict):
+        checks.append(("keys.p256dh", _key_error(keys, "p256dh", P256DH_BYTES)))
+        checks.append(("keys.auth", _key_error(keys, "auth", AUTH_BYTES)))
+    else:
+        checks.append(("keys", "The keys (p256dh, auth) are missing: send its toJSON()."))
+    for field, message in checks:
+        if message:
+            problems.append(FieldError(field=field, message=message))
+    if problems:
+        raise ServiceError.of(problems)
+    return {"endpoint": data["endpoint"], "p256dh": keys["p256dh"], "auth": keys["auth"]}
+
+
+@transaction.atomic
+def subscribe(user, data: Any) -> PushSubscription:
+    """Keep (or renew) this browser's subscription for ``user``.
+
+    An endpoint is one browser: subscribing it again, from another account too, replaces
+    the row, so a shared phone tells only the player now logged in.
+    """
+    fields = checked(data)
+    subscription, _ = PushSubscription.objects.update_or_create(
+        endpoint=fields["endpoint"],
+        defaults={"user": user, "p256dh": fields["p256dh"], "auth": fields["auth"]},
+    )
+    extra = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[MAX_PER_USER:]
+    PushSubscription.objects.filter(pk__in=[s.pk for s in extra]).delete()
+    return subscription
+
+
+def unsubscribe(user, data: Any) -> int:
+    """Forget this browser's subscription of ``user``; how many rows went (0 or 1)."""
+    if not isinstance(data, dict):
+        raise ServiceError("Send the subscription as a JSON object (its toJSON()).")
+    endpoint = data.get("endpoint")
+    if not isinstance(endpoint, str) or not endpoint:
+        raise ServiceError("The endpoint is missing: send the subscription's toJSON().", "endpoint")
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return deleted

@@ -1,0 +1,81 @@
+"""What the player's phone page says about their seat, and the scores a tap reports.
+
+Plain functions over a match and the player: the page, its live fragment and the push
+message to a closed phone all word the seat the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tournaments.match_games import Score, check_score, games_needed
+
+if TYPE_CHECKING:  # plain attributes only: the functions are tested without a database
+    from tournaments.models import Match, Registration
+
+
+def opponent_of(match: Match, me: Registration) -> Registration | None:
+    """The other player at the table (None for a bye)."""
+    if match.is_bye:
+        return None
+    return match.player_b if match.player_a_id == me.pk else match.player_a
+
+
+def seat_text(match: Match, me: Registration) -> str:
+    """ "Round 4 — table 12 vs Grace Hopper", or "Round 4 — you have the bye"."""
+    opponent = opponent_of(match, me)
+    if opponent is None:
+        return f"Round {match.round.number} — you have the bye"
+    return f"Round {match.round.number} — table {match.table} vs {opponent.display_name}"
+
+
+@dataclass(frozen=True)
+class TapScore:
+    """A score button: the player's own game wins first, and what that means for them."""
+
+    score: Score
+
+    @property
+    def text(self) -> str:
+        return str(self.score)
+
+    @property
+    def outcome(self) -> str:
+        if self.score.a > self.score.b:
+            return "you won"
+        if self.score.a < self.score.b:
+            return "you lost"
+        return "a draw"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.score.a == self.score.b
+
+    @property
+    def question(self) -> str:
+        """What the page asks before it reports: "Report 2-1 (you won)?"."""
+        return f"Report {self.text} ({self.outcome})?"
+
+
+def tap_scores(match_format: str, top_cut: bool = False) -> list[TapScore]:
+    """The finished results of the format, wins first, then the draws it allows.
+
+    Best of three: 2-0, 2-1, 1-2, 0-2, then the draws 1-1 (time called) and 1-1-1. A
+    top-cut match has no draw. Anything else (1-0 at time, two drawn games) is typed.
+    """
+    needed = games_needed(match_format)
+    wins = [Score(needed, lost) for lost in range(needed)]
+    losses = [Score(won, needed) for won in reversed(range(needed))]
+    draws = [] if top_cut else [Score(k, k) for k in range(1, needed)]
+    if not top_cut:
+        draws.append(Score(needed - 1, needed - 1, 1))
+    scores = [*wins, *losses, *draws]
+    for score in scores:
+        check_score(score, match_format, top_cut)  # every button is a score the format allows
+    return [TapScore(score) for score in scores]
+
+
+def tap_score(text: str, match_format: str, top_cut: bool = False) -> TapScore | None:
+    """The button for ``text`` ("2-1"), or None if the format has no such button."""
+    return next((t for t in tap_scores(match_format, top_cut) if t.text == text.strip()), None)
