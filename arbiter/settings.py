@@ -27,6 +27,9 @@ ALLOWED_HOSTS = e.env_list(
 CSRF_TRUSTED_ORIGINS = e.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 # The address printed in QR codes on match slips (players scan it at the table).
 SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address players open (venue mode sets it to the laptop's LAN address); the hall
+# display draws its QR code from it. Empty: not known, use SITE_URL.
+PUBLIC_URL = ENV.get("PUBLIC_URL", "")
 
 INSTALLED_APPS = [
     # First: daphne's runserver serves WebSockets as well as HTTP (the quick start is live).
@@ -101,6 +104,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = e.cache_config(ENV)
 # Live notices (live-updates.md) travel through this layer to the sockets.
 CHANNEL_LAYERS = e.channel_layers(ENV)
+# After every round closes: an arbiter-event/1 snapshot and a database backup written to
+# ARBITER_BACKUP_DIR (venue mode: the venue folder's backups/), the last N of each kept.
+globals().update(e.backup_config(ENV, BASE_DIR))
 
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"
