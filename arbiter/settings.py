@@ -27,8 +27,8 @@ ALLOWED_HOSTS = e.env_list(
 CSRF_TRUSTED_ORIGINS = e.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 # The address printed in QR codes on match slips (players scan it at the table).
 SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
-# The address players open (venue mode sets it to the laptop's LAN address); the hall
-# display draws its QR code from it. Empty: not known, use SITE_URL.
+# The address the hall display's QR code sends phones to: in venue mode the laptop's LAN
+# address (http://192.168.1.20:8000). Empty: the address the screen itself was opened at.
 PUBLIC_URL = ENV.get("PUBLIC_URL", "")
 
 INSTALLED_APPS = [
@@ -146,6 +146,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "printing.requeue_stalled",
         "schedule": float(PRINT_JOB_SWEEP_SECONDS),
         "options": {"queue": PRINT_SMALL_QUEUE},
+    },
+    # The judges hear of a table whose time ran out (live-updates.md, queue kind "time").
+    "live-time-up": {
+        "task": "tournaments.announce_time_up",
+        "schedule": 10.0,
+        "options": {"queue": PRINT_SMALL_QUEUE, "expires": 10.0},
     },
 }
 

@@ -74,7 +74,8 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "log": event.log.select_related("actor")[:12],
         "active_players": [r for r in registrations if r.status == Registration.Status.REGISTERED],
     }
-    return render(request, "tournaments/event_manage.html", context)
+    template = _part(request, DASHBOARD_PARTS, "tournaments/event_manage.html")
+    return render(request, template, context)
 
 
 @require_POST
@@ -345,15 +346,36 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
         "rows": rows,
         "query": query,
         "rounds": event.rounds.all(),
+        "chosen_round": whole_number(request.GET.get("round")) is not None,
     }
-    template = "tournaments/_pairings_rows.html" if request.htmx else "tournaments/pairings.html"
-    return render(request, template, context)
+    return render(request, _part(request, PAIRINGS_PARTS, "tournaments/pairings.html"), context)
+
+
+# The fragments a page's htmx and live.js fetch (``?part=``), by the page they belong to.
+PAIRINGS_PARTS = {
+    "": "tournaments/_pairings_rows.html",  # the search box's
+    "rows": "tournaments/_pairings_rows.html",
+    "head": "tournaments/_pairings_head.html",
+}
+DASHBOARD_PARTS = {
+    "status": "tournaments/_manage_status.html",
+    "tables": "tournaments/_manage_tables.html",
+}
+
+
+def _part(request: HttpRequest, parts: dict[str, str], page: str) -> str:
+    """The template of the fragment asked for with htmx (``?part=``), else the page's."""
+    if not request.htmx:
+        return page
+    return parts.get(request.GET.get("part", ""), page)
 
 
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     from tournaments.standings_cache import standings_table
 
     event = visible_event_or_404(request.user, event_id)
+    if request.htmx:  # live.js fetches the table alone when the standings change
+        return HttpResponse(standings_table(event))
     return render(
         request, "tournaments/standings.html", {"event": event, "table": standings_table(event)}
     )

@@ -204,6 +204,15 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:standings": [get(ALL_200)],
     "tournaments:bracket": [get(ALL_200)],
     "tournaments:projector": [get(ALL_200)],
+    "tournaments:hall": [
+        get(ALL_200),
+        get(ALL_200, query={"screen": "clock", "from": "A", "to": "K"}),
+        get(E("400", "400", "400", "400"), query={"screen": "tv"}),
+    ],
+    "tournaments:hall_fragment": [
+        get(ALL_200),
+        get(E("400", "400", "400", "400"), query={"from": "Z", "to": "A"}),
+    ],
     "tournaments:grant_role": [get(ALL_405), post(ORGANISER_FORM)],
     "tournaments:revoke_role": [
         get(ALL_405),
@@ -498,6 +507,8 @@ DRAFT_ROUTES = [
     "tournaments:standings",
     "tournaments:bracket",
     "tournaments:projector",
+    "tournaments:hall",
+    "tournaments:hall_fragment",
     "decks:index",
     "decks:detail",
     "tournaments:api_event",

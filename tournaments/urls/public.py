@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import round_views, views
+from tournaments import hall_views, round_views, views
 
 urlpatterns = [
     path("events/", views.event_list, name="events"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("events/<int:event_id>/standings/", round_views.standings, name="standings"),
     path("events/<int:event_id>/bracket/", round_views.bracket_page, name="bracket"),
     path("events/<int:event_id>/projector/", round_views.projector, name="projector"),
+    path("events/<int:event_id>/hall/", hall_views.hall_page, name="hall"),
+    path("events/<int:event_id>/hall/fragment/", hall_views.hall_fragment, name="hall_fragment"),
 ]

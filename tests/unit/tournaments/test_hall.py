@@ -1,0 +1,190 @@
+"""The hall display's choices and layout (tournaments.hall), on plain data."""
+
+import pytest
+
+from tournaments import hall
+from tournaments.hall import HallParams, Person, Seat
+from web.errors import ServiceError
+
+# --- what an auto screen shows ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event_status", "round_status", "in_cut", "mode"),
+    [
+        ("registration", None, False, "welcome"),
+        ("running", None, False, "welcome"),
+        ("running", "paired", False, "pairings"),
+        ("running", "running", False, "pairings"),
+        ("running", "closed", False, "standings"),
+        ("running", "paired", True, "bracket"),
+        ("running", "running", True, "bracket"),
+        ("running", "closed", True, "bracket"),
+        ("finished", "closed", False, "standings"),
+        ("finished", "closed", True, "bracket"),
+    ],
+)
+def test_an_auto_screen_follows_the_event(event_status, round_status, in_cut, mode):
+    assert hall.hall_mode(event_status, round_status, in_cut) == mode
+
+
+def test_a_screen_asked_for_one_thing_shows_it_whatever_the_event_does():
+    assert hall.screen_mode(HallParams(screen="clock"), "standings") == "clock"
+    assert hall.screen_mode(HallParams(screen="auto"), "standings") == "standings"
+
+
+# --- parameters ----------------------------------------------------------------------------
+
+
+def test_parameters_are_read_case_blind_and_default_to_the_whole_alphabet():
+    assert hall.read_params({}) == HallParams()
+    params = hall.read_params({"screen": "Pairings", "from": "a", "to": "k", "sort": "SURNAME"})
+    wanted = ("pairings", "A", "K", "surname")
+    assert (params.screen, params.first, params.last, params.sort) == wanted
+    assert params.has_range and not HallParams().has_range
+
+
+def test_the_fragment_repeats_only_the_parameters_that_differ():
+    assert HallParams().query() == {}
+    assert hall.read_params({"from": "l", "seconds": "5"}).query() == {"from": "L", "seconds": "5"}
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"screen": "tv"}, "screen"),
+        ({"from": "AB"}, "from"),
+        ({"to": "1"}, "to"),
+        ({"to": "Ä"}, "to"),
+        ({"from": "M", "to": "C"}, "from"),
+        ({"sort": "rating"}, "sort"),
+        ({"seconds": "1"}, "seconds"),
+        ({"seconds": "٣"}, "seconds"),
+        ({"seconds": "9999999999999999999999"}, "seconds"),
+    ],
+)
+def test_a_parameter_it_cannot_use_is_named(query, field):
+    with pytest.raises(ServiceError) as caught:
+        hall.read_params(query)
+    assert caught.value.field == field
+    assert f"'{field}'" in caught.value.message
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def test_surnames_come_from_the_account_or_the_last_word():
+    assert hall.split_name("Ada Lovelace") == ("Lovelace", "Ada")
+    assert hall.split_name("Ludwig van Beethoven", "van Beethoven") == ("van Beethoven", "Ludwig")
+    assert hall.split_name("Prince") == ("Prince", "")
+    assert hall.split_name("Ada Johnson", "son") == ("Johnson", "Ada")  # a word, not its end
+    assert hall.split_name("  Grace   Hopper ") == ("Hopper", "Grace")
+
+
+def test_names_are_filed_under_the_letter_a_reader_looks_for():
+    assert hall.initial("Émile Zola") == "E"
+    assert hall.initial("łukasz") == "L"
+    assert hall.initial("Øystein") == "O"
+    assert hall.initial("3am") == ""
+    assert hall.initial("李小龙") == ""
+
+
+def test_names_without_a_letter_go_on_the_screen_ending_at_z():
+    assert hall.in_letter_range("", "L", "Z")
+    assert not hall.in_letter_range("", "A", "K")
+    assert hall.in_letter_range("K", "A", "K") and not hall.in_letter_range("L", "A", "K")
+
+
+def seats() -> list[Seat]:
+    return [
+        Seat(1, Person("Grace Hopper"), Person("Ada Lovelace"), extension_minutes=3),
+        Seat(2, Person("alan Turing"), Person("Émile Borel")),
+        Seat(None, Person("Zed Zulu"), None, is_bye=True),
+        Seat(3, Person("李小龙"), Person("Barbara Liskov"), has_result=True),
+    ]
+
+
+def test_every_player_has_a_row_with_their_table_and_opponent_in_name_order():
+    rows = hall.pairing_rows(seats())
+    assert [r.shown for r in rows] == [
+        "Ada Lovelace",
+        "alan Turing",
+        "Barbara Liskov",
+        "Émile Borel",
+        "Grace Hopper",
+        "Zed Zulu",
+        "李小龙",
+    ]
+    ada = next(r for r in rows if r.shown == "Ada Lovelace")
+    assert (ada.table, ada.opponent, ada.extension_minutes) == (1, "Grace Hopper", 3)
+    bye = next(r for r in rows if r.shown == "Zed Zulu")
+    assert (bye.is_bye, bye.table, bye.opponent) == (True, None, "")
+    assert next(r for r in rows if r.shown == "李小龙").has_result
+
+
+def test_sorted_by_surname_the_rows_read_surname_first():
+    rows = hall.pairing_rows(seats(), sort="surname")
+    shown = [r.shown for r in rows]
+    assert shown[:4] == ["Borel, Émile", "Hopper, Grace", "Liskov, Barbara", "Lovelace, Ada"]
+    assert shown[-1] == "李小龙"  # no letter: last
+    assert [r.letter for r in rows][:4] == ["B", "H", "L", "L"]
+
+
+def test_a_letter_range_keeps_the_names_filed_in_it():
+    rows = hall.pairing_rows(seats())
+    first = [r.shown for r in hall.letter_range_filter(rows, "A", "F")]
+    rest = [r.shown for r in hall.letter_range_filter(rows, "G", "Z")]
+    assert first == ["Ada Lovelace", "alan Turing", "Barbara Liskov", "Émile Borel"]
+    assert rest == ["Grace Hopper", "Zed Zulu", "李小龙"]
+    assert sorted(first + rest) == sorted(r.shown for r in rows)
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+
+def test_rows_that_fit_are_one_page_and_more_are_cut_down_then_across():
+    rows = hall.pairing_rows(
+        Seat(t, Person(f"{chr(65 + t % 26)}{t:03d} A"), Person(f"{chr(65 + t % 26)}{t:03d} B"))
+        for t in range(60)
+    )
+    assert len(rows) == 120
+    pages = hall.paged(rows, per_column=13, columns=2)
+    assert [p.number for p in pages] == [1, 2, 3, 4, 5]
+    assert all(p.of == 5 for p in pages)
+    assert [len(c) for c in pages[0].columns] == [13, 13]
+    assert [len(c) for c in pages[-1].columns] == [13, 3]
+    flat = [row for page in pages for column in page.columns for row in column]
+    assert flat == rows
+    assert pages[0].letters == f"{rows[0].letter}{hall.DASH}{rows[25].letter}"
+    assert len(hall.paged(rows[:26], 13, 2)) == 1
+    assert hall.paged([], 13, 2) == []
+
+
+def test_standings_pages_are_labelled_by_rank():
+    rows = [{"rank": n} for n in range(1, 31)]
+    pages = hall.paged(rows, 13, 2, label=hall.ranks_of)
+    assert [p.letters for p in pages] == ["1\N{EN DASH}26", "27\N{EN DASH}30"]
+
+
+def test_a_page_needs_room_for_a_row():
+    with pytest.raises(ValueError):
+        hall.paged([1], per_column=0)
+
+
+# --- the bracket and the clock -------------------------------------------------------------
+
+
+def test_the_bracket_shows_the_rounds_still_to_come_as_empty_slots():
+    columns = hall.bracket_columns(8, [["qf1", "qf2", "qf3", "qf4"]])
+    assert [c["title"] for c in columns] == ["Quarterfinals", "Semifinals", "Final"]
+    assert [len(c["slots"]) for c in columns] == [0, 2, 1]
+    assert columns[0]["matches"] == ["qf1", "qf2", "qf3", "qf4"]
+    done = hall.bracket_columns(4, [["sf1", "sf2"], ["f"]])
+    assert [(c["title"], len(c["slots"])) for c in done] == [("Semifinals", 0), ("Final", 0)]
+    assert hall.bracket_columns(16, [])[0]["title"] == "Top 16"
+
+
+def test_the_clock_reads_as_the_script_writes_it():
+    assert hall.clock_text(42 * 60 + 7.4) == "42:07"
+    assert hall.clock_text(0) == "0:00"
+    assert hall.clock_text(-90) == "+1:30"

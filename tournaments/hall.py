@@ -1,0 +1,339 @@
+"""The hall display: what a screen in the hall shows, and how its names are laid out.
+
+A screen follows the event by itself (``hall_mode``): a paired round shows where to
+sit, a running round the same with its clock, a closed round the standings, the top
+cut its bracket. Several screens can split the names between them (``from``/``to``
+letters) or show one thing each (``screen``). The pairings are one row per player,
+sorted by name, cut into pages of columns that fit a 1920 x 1080 screen in type read
+from five metres; the page turns by itself (static/js/hall.js) when there is more
+than one. Plain data in and out: the view reads the rows and renders the pages.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from web.errors import ServiceError
+
+SCREENS = ("auto", "pairings", "clock", "standings", "bracket")
+SORTS = ("name", "surname")
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# The layout static/css/hall.css is drawn for: rows of a column and columns of a page.
+ROWS_PER_COLUMN = 13
+COLUMNS = 2
+DASH = "\N{EN DASH}"  # between the ends of a range: A-K, 1-26
+PAGE_SECONDS = 12  # how long a page shows before the next
+MIN_SECONDS, MAX_SECONDS = 3, 120
+# Letters that do not decompose into a Latin letter and a mark, filed under the letter
+# a reader looks for them at.
+_FILED = {"Ł": "L", "Ø": "O", "Æ": "A", "Œ": "O", "Đ": "D", "Þ": "T", "ẞ": "S"}
+FILED_UNDER = str.maketrans(_FILED | {k.lower(): v.lower() for k, v in _FILED.items()})
+
+
+@dataclass(frozen=True)
+class HallParams:
+    """What one screen was asked to show (the query string, checked)."""
+
+    screen: str = "auto"
+    first: str = "A"
+    last: str = "Z"
+    sort: str = "name"
+    seconds: int = PAGE_SECONDS
+
+    @property
+    def has_range(self) -> bool:
+        return (self.first, self.last) != ("A", "Z")
+
+    def as_query(self) -> dict[str, str]:
+        """The parameters as a query string has them (``from``, ``to``…)."""
+        return {
+            "screen": self.screen,
+            "from": self.first,
+            "to": self.last,
+            "sort": self.sort,
+            "seconds": str(self.seconds),
+        }
+
+    def query(self) -> dict[str, str]:
+        """The parameters that differ from the defaults, to repeat in the fragment's URL."""
+        defaults = HallParams().as_query()
+        return {k: v for k, v in self.as_query().items() if v != defaults[k]}
+
+
+def _letter(query: Mapping[str, str], name: str, default: str) -> str:
+    raw = query.get(name, "").strip()
+    if not raw:
+        return default
+    letter = raw.upper()
+    if len(letter) != 1 or letter not in LETTERS:
+        raise ServiceError(
+            f"The parameter '{name}' is one letter from A to Z (got {raw[:20]!r}).", name
+        )
+    return letter
+
+
+def _choice(query: Mapping[str, str], name: str, choices: Sequence[str]) -> str:
+    raw = query.get(name, "").strip()
+    if not raw:
+        return choices[0]
+    if raw.lower() not in choices:
+        raise ServiceError(
+            f"The parameter '{name}' is one of {', '.join(choices)} (got {raw[:20]!r}).", name
+        )
+    return raw.lower()
+
+
+def _seconds(query: Mapping[str, str]) -> int:
+    raw = query.get("seconds", "").strip()
+    if not raw:
+        return PAGE_SECONDS
+    if not raw.isascii() or not raw.isdigit() or not MIN_SECONDS <= int(raw) <= MAX_SECONDS:
+        raise ServiceError(
+            f"The parameter 'seconds' is a whole number from {MIN_SECONDS} to {MAX_SECONDS} "
+            f"(got {raw[:20]!r}).",
+            "seconds",
+        )
+    return int(raw)
+
+
+def read_params(query: Mapping[str, str]) -> HallParams:
+    """The screen's parameters from its query string; a ServiceError naming the first
+    parameter that is wrong (the screen is set up once: one fix at a time is enough)."""
+    first = _letter(query, "from", "A")
+    last = _letter(query, "to", "Z")
+    if first > last:
+        raise ServiceError(
+            f"The letter range runs from 'from' to 'to': {first} comes after {last}.", "from"
+        )
+    return HallParams(
+        screen=_choice(query, "screen", SCREENS),
+        first=first,
+        last=last,
+        sort=_choice(query, "sort", SORTS),
+        seconds=_seconds(query),
+    )
+
+
+def hall_mode(event_status: str, round_status: str | None, in_top_cut: bool) -> str:
+    """What an ``auto`` screen shows: ``welcome`` before round 1, ``bracket`` once the
+    top cut is paired (and after it), ``standings`` between rounds and at the end, and
+    ``pairings`` while a round is paired or running (the clock shows above them then)."""
+    if in_top_cut:
+        return "bracket"
+    if event_status == "finished":
+        return "standings"
+    if round_status is None:
+        return "welcome"
+    if round_status == "closed":
+        return "standings"
+    return "pairings"
+
+
+def screen_mode(params: HallParams, auto: str) -> str:
+    """The mode shown: the one asked for, or for ``auto`` the one the event is in."""
+    return auto if params.screen == "auto" else params.screen
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents: the order a reader expects (Émile beside Emma)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(FILED_UNDER))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def split_name(display: str, last_name: str = "") -> tuple[str, str]:
+    """(surname, given names) of a display name: the account's last name when the display
+    name ends with it as a word, else the last word. One word is all surname."""
+    display = " ".join(display.split())
+    last_name = " ".join(last_name.split())
+    folded, surname = display.casefold(), last_name.casefold()
+    if surname and (folded == surname or folded.endswith(" " + surname)):
+        given = display[: len(display) - len(last_name)].strip()
+        return display[len(display) - len(last_name) :], given
+    words = display.rsplit(" ", 1)
+    if len(words) == 1:
+        return display, ""
+    return words[1], words[0]
+
+
+def initial(text: str) -> str:
+    """The letter A-Z a name is filed under, or "" for one that starts with none."""
+    first = _plain(text.strip())[:1].upper()
+    return first if first and first in LETTERS else ""
+
+
+def in_letter_range(letter: str, first: str, last: str) -> bool:
+    """Whether a name filed under ``letter`` is on the screen for ``first``-``last``.
+
+    A name that starts with no letter A-Z goes on the screen that ends at Z, so every
+    name is on some screen when the ranges cover the alphabet.
+    """
+    if not letter:
+        return last == "Z"
+    return first <= letter <= last
+
+
+@dataclass(frozen=True)
+class Person:
+    """A player as the hall shows them: the display name, and the account's last name
+    when there is one (to sort by surname)."""
+
+    name: str
+    last_name: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One match as plain data: the table, its players and how far it is."""
+
+    table: int | None
+    player_a: Person
+    player_b: Person | None
+    is_bye: bool = False
+    extension_minutes: int = 0
+    has_result: bool = False
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One line of the pairings: a player, their table and their opponent."""
+
+    shown: str  # the name as listed: "Lovelace, Ada" when sorted by surname
+    letter: str
+    table: int | None
+    opponent: str  # "" for a bye
+    is_bye: bool
+    extension_minutes: int
+    has_result: bool
+    key: tuple = field(compare=False, repr=False, default=())
+
+
+def _row(me: Person, opponent: Person | None, seat: Seat, sort: str) -> PairingRow:
+    if sort == "surname":
+        surname, given = split_name(me.name, me.last_name)
+        shown = f"{surname}, {given}" if given else surname
+        key = (_plain(surname), _plain(given))
+    else:
+        shown = " ".join(me.name.split())
+        key = (_plain(shown),)
+    return PairingRow(
+        shown=shown,
+        letter=initial(shown),
+        table=None if seat.is_bye else seat.table,
+        opponent="" if seat.is_bye or opponent is None else opponent.name,
+        is_bye=seat.is_bye,
+        extension_minutes=seat.extension_minutes,
+        has_result=seat.has_result,
+        key=(*key, shown, seat.table or 0),
+    )
+
+
+def pairing_rows(seats: Iterable[Seat], sort: str = "name") -> list[PairingRow]:
+    """A row for each player of each match, in alphabetical order: names filed under no
+    letter A-Z come last, in their own order."""
+    rows = []
+    for seat in seats:
+        rows.append(_row(seat.player_a, seat.player_b, seat, sort))
+        if seat.player_b is not None and not seat.is_bye:
+            rows.append(_row(seat.player_b, seat.player_a, seat, sort))
+    return sorted(rows, key=lambda r: (r.letter == "", r.key))
+
+
+def letter_range_filter(rows: Iterable[PairingRow], first: str, last: str) -> list[PairingRow]:
+    """The rows whose name is filed under a letter from ``first`` to ``last``."""
+    return [row for row in rows if in_letter_range(row.letter, first, last)]
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    """One screenful: columns of rows, and what it runs over ("A-F", "1-26")."""
+
+    number: int
+    of: int
+    columns: list[list[Any]]
+    letters: str = ""
+
+
+def letters_of(rows: Sequence[PairingRow]) -> str:
+    """The letters a page of pairings runs over: "A-F", "M" (an en dash on the screen);
+    an ellipsis stands for names filed under no letter."""
+    first = rows[0].letter or "\N{HORIZONTAL ELLIPSIS}"
+    last = rows[-1].letter or "\N{HORIZONTAL ELLIPSIS}"
+    return first if first == last else f"{first}{DASH}{last}"
+
+
+def ranks_of(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The ranks a page of standings runs over: "1-26" (an en dash on the screen)."""
+    first, last = rows[0]["rank"], rows[-1]["rank"]
+    return str(first) if first == last else f"{first}{DASH}{last}"
+
+
+def paged(
+    rows: Sequence[Any],
+    per_column: int = ROWS_PER_COLUMN,
+    columns: int = COLUMNS,
+    label: Callable[[Sequence[Any]], str] = letters_of,
+) -> list[Page]:
+    """The rows cut into pages of ``columns`` columns of ``per_column`` rows, filled
+    column by column (reading order on a wall: down, then across), each page labelled
+    with what it runs over. No rows: no page."""
+    if per_column < 1 or columns < 1:
+        raise ValueError("A page holds at least one row in one column.")
+    size = per_column * columns
+    chunks = [rows[i : i + size] for i in range(0, len(rows), size)]
+    pages = []
+    for number, chunk in enumerate(chunks, start=1):
+        cols = [list(chunk[i : i + per_column]) for i in range(0, len(chunk), per_column)]
+        pages.append(Page(number, len(chunks), cols, label(chunk)))
+    return pages
+
+
+# --- the bracket ---------------------------------------------------------------------------
+
+
+def bracket_columns(cut_size: int, played: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """The top cut's columns left to right: the rounds paired so far (their matches as
+    given), then the rounds still to come as empty slots, so the screen shows the whole
+    way to the final. Each column is ``{"title", "matches", "count", "slots"}`` (``slots``:
+    one None per match still to be paired)."""
+    counts = []
+    size = cut_size if cut_size >= 2 else 2 * len(played[0]) if played else 0
+    while size >= 2:
+        counts.append(size // 2)
+        size //= 2
+    if len(counts) < len(played):  # a cut paired differently from its size: show it as is
+        counts = [len(matches) for matches in played]
+    columns = []
+    for index, count in enumerate(counts):
+        matches = list(played[index]) if index < len(played) else []
+        columns.append(
+            {
+                "title": round_title(len(matches) or count),
+                "matches": matches,
+                "count": max(count, len(matches)),
+                "slots": [None] * max(0, count - len(matches)),
+            }
+        )
+    return columns
+
+
+def round_title(matches: int) -> str:
+    """What the hall calls a top-cut round with this many matches."""
+    return {1: "Final", 2: "Semifinals", 4: "Quarterfinals"}.get(matches, f"Top {2 * matches}")
+
+
+def clock_text(seconds_left: float) -> str:
+    """The clock as static/js/round-clock.js writes it: "42:07", "+1:30" in overtime, so
+    a refreshed screen shows the right time before the script's next tick."""
+    left = round(seconds_left)
+    sign = "+" if left < 0 else ""
+    left = abs(left)
+    return f"{sign}{left // 60}:{left % 60:02d}"

@@ -1,0 +1,164 @@
+"""The hall display's pages: the whole screen, and the fragment live.js fetches into it.
+
+Public like the projector (a draft is 404). The choice of what to show and the layout
+are ``tournaments.hall``'s; these read the rows (a fixed number of queries, whatever the
+field's size) and render.
+"""
+
+from __future__ import annotations
+
+import datetime
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from tournaments import hall, rounds
+from tournaments.models import Event, Match, Round
+from tournaments.roles import visible_event_or_404
+from tournaments.standings_cache import standings_rows
+from web.errors import ServiceError
+
+LIVE_TYPES = "pairings round result extension standings event"
+MAX_FOOT_EXTENSIONS = 8  # extended tables listed under the pairings; the clock screen has all
+
+
+@lru_cache(maxsize=64)
+def qr_svg(url: str) -> SafeString:
+    """The URL as a QR code in SVG, drawn on white so it scans on the dark screen."""
+    code = segno.make(url, error="m")
+    return mark_safe(code.svg_inline(omitsize=True, border=2, light="#fff", dark="#000"))
+
+
+def player_page_url(request: HttpRequest, event: Event) -> str:
+    """Where a player's phone goes from the screen: their match page, on the address
+    the hall's network reaches (``PUBLIC_URL`` in venue mode), else this request's."""
+    path = reverse("tournaments:my_match", args=[event.pk])
+    base = (getattr(settings, "PUBLIC_URL", "") or "").strip().rstrip("/")
+    return f"{base}{path}" if base else request.build_absolute_uri(path)
+
+
+def _matches(round_: Round | None) -> list[Match]:
+    if round_ is None:
+        return []
+    return list(
+        round_.matches.select_related("player_a__user", "player_b__user").order_by(
+            "is_bye", "table"
+        )
+    )
+
+
+def _person(registration) -> hall.Person:
+    last_name = registration.user.last_name if registration.user_id else ""
+    return hall.Person(registration.display_name, "" if registration.name else last_name)
+
+
+def _seat(match: Match) -> hall.Seat:
+    return hall.Seat(
+        table=match.table,
+        player_a=_person(match.player_a),
+        player_b=_person(match.player_b) if match.player_b_id else None,
+        is_bye=match.is_bye,
+        extension_minutes=match.extension_minutes,
+        has_result=match.has_result,
+    )
+
+
+def _clock(round_: Round | None, extra_minutes: int) -> str:
+    if round_ is None or round_.ends_at is None:
+        return ""
+    ends = round_.ends_at + datetime.timedelta(minutes=extra_minutes)
+    return hall.clock_text((ends - timezone.now()).total_seconds())
+
+
+def _extensions(matches: list[Match], running: Round | None) -> list[dict[str, Any]]:
+    """The tables with extra time: number, minutes, and their own clock while running."""
+    return [
+        {
+            "table": m.table,
+            "minutes": m.extension_minutes,
+            "clock": _clock(running, m.extension_minutes),
+        }
+        for m in matches
+        if m.extension_minutes and not m.is_bye
+    ]
+
+
+def _bracket(event: Event) -> list[dict[str, Any]]:
+    cut = Match.objects.filter(round__event=event, round__kind=Round.Kind.TOP_CUT)
+    played: dict[int, list[Match]] = {}
+    for match in cut.select_related("player_a__user", "player_b__user", "round").order_by(
+        "round__number", "table"
+    ):
+        played.setdefault(match.round.number, []).append(match)
+    return hall.bracket_columns(event.top_cut, [played[n] for n in sorted(played)])
+
+
+def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) -> dict:
+    """Everything the screen shows for ``params`` in the event's present state."""
+    round_ = rounds.latest_round(event)
+    in_cut = round_ is not None and round_.kind == Round.Kind.TOP_CUT
+    mode = hall.screen_mode(
+        params, hall.hall_mode(event.status, round_.status if round_ else None, in_cut)
+    )
+    running = round_ is not None and round_.status == Round.Status.RUNNING
+    matches = _matches(round_) if mode in ("pairings", "clock") or running else []
+    context: dict[str, Any] = {
+        "event": event,
+        "round": round_,
+        "mode": mode,
+        "params": params,
+        "running": running and round_.ends_at is not None,
+        "extensions": _extensions(matches, round_ if running else None),
+        "clock": _clock(round_ if running else None, 0),
+        "playing": [m for m in matches if not m.has_result],
+        "foot_extensions": MAX_FOOT_EXTENSIONS,
+        "player_url": player_page_url(request, event),
+    }
+    context["qr"] = qr_svg(context["player_url"])
+    if mode == "pairings":
+        rows = hall.pairing_rows([_seat(m) for m in matches], params.sort)
+        context["pages"] = hall.paged(hall.letter_range_filter(rows, params.first, params.last))
+    elif mode == "standings":
+        context["pages"] = hall.paged(standings_rows(event), label=hall.ranks_of)
+    elif mode == "bracket":
+        context["bracket"] = _bracket(event) if event.top_cut or in_cut else []
+    return context
+
+
+def _params_or_400(request: HttpRequest, event: Event) -> hall.HallParams | HttpResponse:
+    try:
+        return hall.read_params(request.GET)
+    except ServiceError as exc:
+        context = {"event": event, "reason": exc.message, "field": exc.field}
+        return render(request, "tournaments/hall_error.html", context, status=400)
+
+
+def hall_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The screen in the hall: no site menu, large type, following the event by itself."""
+    event = visible_event_or_404(request.user, event_id)
+    params = _params_or_400(request, event)
+    if isinstance(params, HttpResponse):
+        return params
+    fragment = reverse("tournaments:hall_fragment", args=[event.pk])
+    query = params.query()
+    context = screen_context(request, event, params)
+    context["fragment_url"] = f"{fragment}?{urlencode(query)}" if query else fragment
+    context["live_types"] = LIVE_TYPES
+    return render(request, "tournaments/hall.html", context)
+
+
+def hall_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The screen's content alone: what live.js fetches when the event changes."""
+    event = visible_event_or_404(request.user, event_id)
+    params = _params_or_400(request, event)
+    if isinstance(params, HttpResponse):
+        return params
+    return render(request, "tournaments/hall_screen.html", screen_context(request, event, params))
