@@ -1,8 +1,8 @@
 """Venue mode as an organiser starts it: ``scripts/venue`` bound to every interface.
 
 It serves a page, its static files and the live socket (checked over loopback, and over
-the LAN address when the machine has one), and closing a round through the site writes
-the snapshot and the database backup into the venue folder. Needs no PostgreSQL or
+the LAN address when the machine has one); closing a round through the site tells the
+socket and writes the snapshot and the database backup into the venue folder. Needs no PostgreSQL or
 Redis (venue mode uses neither), so it runs in the first pass of ``scripts/test``.
 """
 
@@ -145,6 +145,10 @@ def test_venue_mode_serves_the_hall_and_backs_up_after_a_round(venue_folder, tmp
             )
             with urllib.request.urlopen(close, timeout=30) as response:
                 assert json.loads(response.read())["status"] == "closed"
+            # The follower is told, over the same in-memory layer (one server process).
+            notices = [json.loads(live.recv(timeout=10)) for _ in range(2)]
+            [told] = [notice for notice in notices if notice["type"] == "round"]
+            assert (told["event"], told["round"], told["status"]) == (event, 1, "closed")
 
         backups = venue_folder / "backups"
         [snapshot] = backups.glob(f"*-event-{event}-round-1.arbiter-event.json")
