@@ -2,6 +2,7 @@
 
 import json
 import logging
+import shutil
 import sqlite3
 
 import pytest
@@ -70,8 +71,11 @@ def test_closing_a_round_backs_up_the_whole_database(make_world, organiser, back
             ).fetchall()
         assert names == [("Loop Open",)]
         assert closed == [("closed",)]  # the copy is taken after the close commits
-    else:  # PostgreSQL: pg_dump's custom format, when pg_dump is installed
-        assert all(copy.read_bytes().startswith(b"PGDMP") for copy in copies)
+    elif shutil.which("pg_dump"):  # PostgreSQL: pg_dump's custom format
+        [copy] = copies
+        assert copy.read_bytes().startswith(b"PGDMP")
+    else:
+        assert copies == []  # logged: no pg_dump to make one with
 
 
 def test_only_the_last_n_are_kept(make_world, organiser, backups, settings):

@@ -119,6 +119,13 @@ class Command(BaseCommand):
         out = self.stdout
         out.write("")
         out.write(self.style.SUCCESS(f"Arbiter venue mode: players open {url}"))
+        if bind in venue.ALL_INTERFACES and venue.LOOPBACK in url:
+            out.write(
+                self.style.WARNING(
+                    "No network found: only this laptop can reach it. Join the venue's "
+                    "network (or start its Wi-Fi hotspot) and start again."
+                )
+            )
         out.flush()
         segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
