@@ -50,6 +50,44 @@ def env_int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
 
 
+# Venue mode (``manage.py venue``): one laptop serving a whole hall from one SQLite file.
+# WAL lets phones read while a result is written; NORMAL syncs at checkpoints only (a power
+# cut may lose the last commits, never corrupt the file: the round backups cover that);
+# IMMEDIATE takes the write lock when a transaction begins, so two writers wait their turn
+# (up to the timeout) instead of one failing with "database is locked" halfway through.
+VENUE_SQLITE_OPTIONS = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+}
+DEFAULT_BACKUPS_KEEP = 10
+
+
+def venue_mode(env: Mapping[str, str]) -> bool:
+    """ARBITER_VENUE: set by ``manage.py venue`` for the processes it starts."""
+    return env_bool(env, "ARBITER_VENUE", False)
+
+
+def venue_dir(env: Mapping[str, str], base_dir: Path) -> Path:
+    """The venue folder: database, secret key, static files and backups."""
+    return Path(env.get("ARBITER_VENUE_DIR") or base_dir / "var" / "venue")
+
+
+def backup_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    """Where the after-round snapshots and database backups go, and how many are kept.
+
+    ARBITER_BACKUP_DIR; by default the venue folder's backups/ in venue mode and none
+    (off) otherwise. ARBITER_BACKUPS_KEEP of each kind are kept (default 10).
+    """
+    directory = env.get("ARBITER_BACKUP_DIR")
+    if directory is None:
+        directory = str(venue_dir(env, base_dir) / "backups") if venue_mode(env) else ""
+    keep = env_int(env, "ARBITER_BACKUPS_KEEP", DEFAULT_BACKUPS_KEEP)
+    if keep < 1:
+        raise ImproperlyConfigured(f"ARBITER_BACKUPS_KEEP={keep} must be at least 1.")
+    return {"ARBITER_BACKUP_DIR": directory.strip(), "ARBITER_BACKUPS_KEEP": keep}
+
+
 def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     """DATABASE_URL, or the embedded SQLite file that needs nothing running."""
     url = env.get("DATABASE_URL") or f"sqlite:///{base_dir / 'var' / 'arbiter.sqlite3'}"
@@ -61,7 +99,9 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         )
     except Exception as exc:  # dj_database_url raises several kinds for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
-    if config["ENGINE"] == "django.db.backends.sqlite3":
+    if config["ENGINE"] == "django.db.backends.sqlite3" and venue_mode(env):
+        config["OPTIONS"] = dict(VENUE_SQLITE_OPTIONS)
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
         # WAL and a busy timeout let the dev server and an eager task share the file.
         config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
     elif config["ENGINE"].startswith("django.db.backends.postgresql"):

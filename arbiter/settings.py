@@ -104,6 +104,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = e.cache_config(ENV)
 # Live notices (live-updates.md) travel through this layer to the sockets.
 CHANNEL_LAYERS = e.channel_layers(ENV)
+# After every round closes: an arbiter-event/1 snapshot and a database backup written to
+# ARBITER_BACKUP_DIR (venue mode: the venue folder's backups/), the last N of each kept.
+globals().update(e.backup_config(ENV, BASE_DIR))
 
 # Web Push (push/): pairings sent to a player's closed phone through their browser's push
 # service. Optional: without all three nothing is offered or sent. Generate the keys with

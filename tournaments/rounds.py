@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from pairing import bracket, swiss
-from tournaments import live
+from tournaments import live, snapshots
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -293,6 +293,7 @@ def close_round(round_: Round, actor) -> Round:
     if round_.started_at is None:
         round_.started_at = round_.closed_at
     round_.save(update_fields=["status", "closed_at", "started_at"])
+    transaction.on_commit(lambda: snapshots.after_round_closed(round_.event_id, round_.number))
     EventLog.objects.create(
         event=round_.event, round_number=round_.number, actor=actor, action="close"
     )
