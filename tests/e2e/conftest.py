@@ -195,3 +195,15 @@ def asgi_server(transactional_db, monkeypatch):
     thread.join(timeout=10)
     for conn in shared.values():
         conn.dec_thread_sharing()
+
+
+def wait_for_true(page, expression: str, timeout: float = 10) -> None:
+    """Wait until ``expression`` is true in the page. Not ``page.wait_for_function``: past
+    its first check it polls by evaluating a string, which the site's CSP forbids."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import wait_for_true
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -47,6 +48,6 @@ def test_a_judge_grants_time_and_the_players_clock_runs_on(page, live_server, lo
     page.goto(f"{live_server.url}/events/{event.pk}/my-match/")
     assert "Time extension: +5 minutes." in page.locator(".time-extension").inner_text()
     clock = page.locator(".table-clock .clock")
-    page.wait_for_function("document.querySelector('.table-clock .clock').textContent != '--:--'")
+    wait_for_true(page, "document.querySelector('.table-clock .clock').textContent != '--:--'")
     assert 53 <= minutes_left(clock.inner_text()) <= 55  # 50 of the round, 5 granted
     shot(page, "extension-my-match")

@@ -11,7 +11,7 @@ import pytest
 from push.management.commands.push_keys import new_keys
 from push.models import PushSubscription
 from tests.conftest import play_out
-from tests.e2e.conftest import PHONE, log_page_in
+from tests.e2e.conftest import PHONE, log_page_in, wait_for_true
 from tests.push.pushservice import Browser
 from tournaments import rounds
 from tournaments.models import Match
@@ -126,7 +126,7 @@ def test_a_new_pairing_shows_as_a_banner_and_vibrates(phone, live_server, world)
     banner.wait_for(state="visible", timeout=5000)
     assert banner.inner_text() == expected
     assert page.evaluate("window.__vibrations.length") == 1
-    page.wait_for_function("window.__notifications.length === 1")
+    wait_for_true(page, "window.__notifications.length === 1")
     assert page.evaluate("window.__notifications") == [[world.event.name, expected]]
     assert f"Round 2 · Table {match.table}" in page.inner_text(".my-match-live")
     assert fits_the_phone(page)
@@ -143,7 +143,7 @@ def test_the_notify_button_asks_only_when_tapped(phone, live_server, world):
     button = page.get_by_role("button", name="Tell me when I am paired")
     assert button.is_visible() and page.evaluate("window.__asked") == 0
     button.click()
-    page.wait_for_function("window.__asked === 1")
+    wait_for_true(page, "window.__asked === 1")
 
 
 def test_the_last_known_match_stays_readable_offline(phone, live_server, world):
@@ -151,9 +151,9 @@ def test_the_last_known_match_stays_readable_offline(phone, live_server, world):
     url = f"{live_server.url}/events/{world.event.pk}/my-match/"
     page = phone(table.player_a.user.username)
     page.goto(url)
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    wait_for_true(page, "navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now the worker controls the page and keeps each copy it fetches
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_true(page, "navigator.serviceWorker.controller !== null")
     page.wait_for_timeout(500)  # the copy is written to the cache after the answer
     page.context.set_offline(True)
     try:
@@ -219,7 +219,7 @@ def test_over_the_socket_a_pairing_and_a_report_reach_open_phones_within_two_sec
         page = context.new_page()
         log_page_in(page, asgi_server.url, registration.user.username)
         page.goto(f"{asgi_server.url}/events/{world.event.pk}/my-match/")
-        page.wait_for_function("document.documentElement.dataset.liveState === 'live'")
+        page.locator("html[data-live-state=live]").wait_for(state="attached")  # no eval: CSP
         return page
 
     try:
