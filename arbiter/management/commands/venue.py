@@ -24,6 +24,7 @@ from django.contrib.staticfiles import finders
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arbiter import venue
+from tournaments import time_up_clock
 
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
 FINGERPRINT_FILE = ".venue-collected"
@@ -92,6 +93,8 @@ class Command(BaseCommand):
         os.chdir(settings.BASE_DIR)
         # The server takes this process's place: Ctrl-C and service managers reach it.
         command = ["-m", "daphne", "-b", bind, "-p", str(port), "arbiter.asgi:application"]
+        # No beat here: the server's own thread tells judges of tables out of time.
+        env = {**env, time_up_clock.ENV_FLAG: "1"}
         os.execve(sys.executable, [sys.executable, *command], env)
 
     def _run(self, env: dict[str, str], *command: str, check: bool = True) -> int:
