@@ -1,9 +1,10 @@
 """The production topology as processes on loopback, for the integration suite.
 
 One ``Topology`` is one deployment: its own PostgreSQL database (copied from a
-migrated template), its own ``redis-server`` on a free port (so a test may stop it),
-gunicorn serving the site with ``deploy/gunicorn.conf.py``, and real ``celery worker``
-processes. Tests talk to it only over HTTP (``SiteClient``) and read its database
+migrated template), its own ``redis-server`` on a free port (so a test may stop it; the
+broker, the cache and the channel layer each in a database of their own), gunicorn serving
+HTTP and WebSockets with ``deploy/gunicorn.conf.py`` (uvicorn workers), and real
+``celery worker`` processes. Tests talk to it only over HTTP (``SiteClient``) and read its database
 with plain SQL (``Topology.sql``), as an operator would.
 
 PostgreSQL must be reachable (``ARBITER_TEST_PG_ADMIN_URL``, default
@@ -251,6 +252,7 @@ class Topology:
             "DATABASE_URL": database_url(self.db_name, self.pg_admin_url),
             "CELERY_BROKER_URL": f"{self.redis.url}/0",
             "CACHE_URL": f"{self.redis.url}/1",
+            "REDIS_URL": f"{self.redis.url}/2",  # the channel layer: live notices
             "CELERY_QUEUE": "arbiter",
             "MEDIA_ROOT": str(self.media_root),
             "STATIC_ROOT": str(self.static_root),
@@ -272,13 +274,14 @@ class Topology:
             "WEB_CONCURRENCY": str(workers),
             "GUNICORN_THREADS": str(threads),
         }
-        argv = [sys.executable, "-m", "gunicorn", "arbiter.wsgi"]
+        argv = [sys.executable, "-m", "gunicorn", "arbiter.asgi:application"]
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         if conf.exists():
             argv[3:3] = ["-c", str(conf)]
         else:  # the flags deploy/gunicorn.conf.py sets from the same variables
             argv += ["--bind", env["GUNICORN_BIND"], "--workers", str(workers)]
             argv += ["--threads", str(threads)]
+            argv += ["--worker-class", "arbiter.asgi_worker.ArbiterWorker"]
         process = self._spawn("web", argv, env)
         wait_until(
             lambda: self._answers("/healthz") or self._died(process),
