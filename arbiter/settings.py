@@ -141,6 +141,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(PRINT_JOB_SWEEP_SECONDS),
         "options": {"queue": PRINT_SMALL_QUEUE},
     },
+    # The judges hear of a table whose time ran out (live-updates.md, queue kind "time").
+    "live-time-up": {
+        "task": "tournaments.announce_time_up",
+        "schedule": 10.0,
+        "options": {"queue": PRINT_SMALL_QUEUE, "expires": 10.0},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

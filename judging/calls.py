@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from judging.models import JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
-from tournaments import clock
+from tournaments import clock, live
 from tournaments.models import Event, Match, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from web.errors import ServiceError
@@ -87,9 +87,17 @@ def open_call(
         raise ServiceError("Give the table the judge is called to.", "table")
     if judge is not None and not has_role(judge, event, JUDGE, ORGANISER):
         raise ServiceError(f"{judge.get_username()} is not a judge of this event.", "judge")
-    return JudgeCall.objects.create(
+    call = JudgeCall.objects.create(
         event=event, round=round_, match=match, table=table, judge=judge, question=question
     )
+    _announce(call)
+    return call
+
+
+def _announce(call: JudgeCall) -> None:
+    """A call made or answered changes the judges' queue."""
+    number = call.round.number if call.round_id else None
+    live.announce_queue(call.event_id, live.QUEUE_CALL, number, call.table)
 
 
 def _locked(call: JudgeCall) -> JudgeCall:
@@ -177,6 +185,7 @@ def resolve_call(
     call.minutes = minutes
     call.resolved_at = timezone.now()
     call.save(update_fields=fields)
+    _announce(call)
     return call
 
 

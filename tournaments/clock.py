@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from tournaments import live
 from tournaments.models import Event, EventLog, Match, Round, TimeExtension
 from tournaments.results import games_of
 from web.errors import ServiceError
@@ -101,6 +102,7 @@ def _standing_total(match: Match) -> int:
 def _keep_total(match: Match) -> None:
     match.extension_minutes = _standing_total(match)
     match.save(update_fields=["extension_minutes"])
+    live.announce_extension(match)
 
 
 def _log(extension: TimeExtension, match: Match, actor, action: str, reason: str) -> None:

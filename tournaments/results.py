@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
+from tournaments import live
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
 from tournaments.models import Event, Match, MatchClaim, Registration, ResultChange, Round
 from tournaments.standings_cache import results_changed
@@ -119,9 +120,11 @@ def log_change(
 ) -> ResultChange:
     """Keep one change of the match's result: who, what it was, what it is now, and why.
 
-    Every result change comes through here, so here the cached standings learn of it.
+    Every result change comes through here, so here the cached standings learn of it
+    and the event's followers are told (on commit).
     """
     results_changed(match.round.event_id)
+    live.announce_result(match, before)
     return ResultChange.objects.create(
         match=match,
         changed_by=actor,

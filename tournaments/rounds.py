@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from pairing import bracket, swiss
+from tournaments import live
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -81,6 +82,9 @@ def pair_next_round(event: Event, actor) -> Round:
     if event.status != Event.Status.RUNNING:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
+        live.announce_event(event)
+    live.announce_round(round_)
+    live.announce_pairings(round_)
     EventLog.objects.create(
         event=event,
         round_number=number,
@@ -184,6 +188,7 @@ def repair_round(round_: Round, actor, reason: str) -> Round:
         reason=reason.strip(),
         data={"before": before, "after": _pair_list(round_)},
     )
+    live.announce_pairings(round_)
     return round_
 
 
@@ -232,6 +237,7 @@ def swap_players(round_: Round, first: Registration, second: Registration, actor
             "tables": [match_a.table, match_b.table],
         },
     )
+    live.announce_pairings(round_, [match_a, match_b])
 
 
 def _seat_of(round_: Round, registration: Registration) -> tuple[Match, str]:
@@ -264,6 +270,7 @@ def start_round(round_: Round, actor) -> Round:
     EventLog.objects.create(
         event=round_.event, round_number=round_.number, actor=actor, action="start"
     )
+    live.announce_round(round_)
     return round_
 
 
@@ -289,6 +296,8 @@ def close_round(round_: Round, actor) -> Round:
     EventLog.objects.create(
         event=round_.event, round_number=round_.number, actor=actor, action="close"
     )
+    live.announce_round(round_)
+    live.announce_standings(round_)
     return round_
 
 
@@ -333,6 +342,9 @@ def start_top_cut(event: Event, actor) -> Round:
         action="top_cut",
         data={"size": event.top_cut},
     )
+    live.announce_event(event, live.TOP_CUT)
+    live.announce_round(round_)
+    live.announce_pairings(round_)
     return round_
 
 
@@ -350,6 +362,7 @@ def advance_top_cut(event: Event, actor) -> Round | None:
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])
         EventLog.objects.create(event=event, actor=actor, action="finish")
+        live.announce_event(event)
         return None
     round_ = Round.objects.create(event=event, number=last.number + 1, kind=Round.Kind.TOP_CUT)
     Match.objects.bulk_create(
@@ -359,6 +372,8 @@ def advance_top_cut(event: Event, actor) -> Round | None:
     EventLog.objects.create(
         event=event, round_number=round_.number, actor=actor, action="top_cut_round"
     )
+    live.announce_round(round_)
+    live.announce_pairings(round_)
     return round_
 
 
@@ -371,6 +386,7 @@ def finish_event(event: Event, actor) -> Event:
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     EventLog.objects.create(event=event, actor=actor, action="finish")
+    live.announce_event(event)
     return event
 
 

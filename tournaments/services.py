@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from tournaments import live
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.standings_cache import results_changed
 from web.errors import FieldError, ServiceError
@@ -93,6 +94,8 @@ def update_event(event: Event, actor, **fields: Any) -> Event:
     if changed:
         event.save(update_fields=changed)
         EventLog.objects.create(event=event, actor=actor, action="edit", data={"fields": changed})
+        if "status" in changed:
+            live.announce_event(event)
     return event
 
 

@@ -1,7 +1,11 @@
 """Browser tests: Playwright driving the machine's Chromium (never a downloaded browser)."""
 
+import asyncio
 import os
 import shutil
+import socket
+import threading
+import time
 
 import pytest
 
@@ -80,3 +84,114 @@ def phone(browser, live_server):
     yield logged_in
     for context in contexts:
         context.close()
+
+
+class AsgiServer:
+    """Where ``asgi_server`` listens: ``url`` for pages, ``ws_url`` for sockets."""
+
+    def __init__(self, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+
+    def __str__(self) -> str:
+        return self.url
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _shared_connections():
+    """The test's own connections to an in-memory SQLite database, which another thread
+    can only reach by sharing them (as Django's live server does); none otherwise."""
+    from django.db import connections
+
+    return {
+        conn.alias: conn
+        for conn in connections.all()
+        if conn.vendor == "sqlite" and conn.is_in_memory_db()
+    }
+
+
+def _asgi_app(shared: dict):
+    """The site's ASGI application with its static files, each connection's database work
+    in one thread that uses the test's connections."""
+    from asgiref.sync import ThreadSensitiveContext, sync_to_async
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+    from django.db import connections
+
+    from arbiter.asgi import application
+
+    router = {
+        "http": ASGIStaticFilesHandler(get_asgi_application()),
+        "websocket": application.application_mapping["websocket"],
+    }
+
+    def share() -> None:
+        for alias, conn in shared.items():
+            connections[alias] = conn
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            return
+        async with ThreadSensitiveContext():  # Django's and Channels' sync work: one thread
+            await sync_to_async(share)()
+            await router[scope["type"]](scope, receive, send)
+
+    return app
+
+
+@pytest.fixture
+def asgi_server(transactional_db, monkeypatch):
+    """A server that speaks HTTP and WebSocket (uvicorn, in a thread) on the test database.
+
+    pytest-django's ``live_server`` is WSGI: it serves no socket. With the in-memory
+    channel layer only this process's sockets hear a notice, so a change the test makes
+    itself (a service called in the test) is handed to the server's loop to deliver.
+    """
+    import uvicorn
+
+    from live import notify
+
+    shared = _shared_connections()
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    port = _free_port()
+    config = uvicorn.Config(
+        _asgi_app(shared), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        loops.append(loop)
+        loop.run_until_complete(server.serve())
+
+    thread = threading.Thread(target=run, name="asgi_server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the ASGI test server did not start")
+        time.sleep(0.02)
+
+    test_thread = threading.get_ident()
+    deliver = notify.deliver
+
+    def deliver_from_the_test(batch):
+        if threading.get_ident() != test_thread:
+            return deliver(batch)
+        layer = notify.get_channel_layer()
+        sending = asyncio.run_coroutine_threadsafe(notify._send_all(layer, batch), loops[0])
+        return sending.result(timeout=5)
+
+    monkeypatch.setattr(notify, "deliver", deliver_from_the_test)
+    yield AsgiServer(port)
+    server.should_exit = True
+    thread.join(timeout=10)
+    for conn in shared.values():
+        conn.dec_thread_sharing()

@@ -1,0 +1,12 @@
+"""Celery tasks of the tournament: the moment a table's time runs out is no one's action,
+so beat looks for it (``CELERY_BEAT_SCHEDULE["live-time-up"]``)."""
+
+from celery import shared_task
+
+from tournaments import live
+
+
+@shared_task(name="tournaments.announce_time_up")
+def announce_time_up() -> int:
+    """Tell the judges of every table whose time just ran out; how many were told."""
+    return live.announce_time_up()
