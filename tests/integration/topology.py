@@ -265,12 +265,21 @@ class Topology:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.web_port}"
+        return self.url_at()
 
-    def start_web(self, workers: int = 2, threads: int = 4) -> Process:
+    def url_at(self, port: int | None = None, scheme: str = "http") -> str:
+        """The site's address at ``port`` (the first web's by default); ``ws`` for sockets."""
+        return f"{scheme}://127.0.0.1:{port or self.web_port}"
+
+    def start_web(
+        self, workers: int = 2, threads: int = 4, *, name: str = "web", port: int | None = None
+    ) -> Process:
+        """gunicorn as deployed; ``name`` and ``port`` start another one beside it (a
+        second web machine behind the same load balancer, sharing database and Redis)."""
+        port = port or self.web_port
         env = {
             **self.env,
-            "GUNICORN_BIND": f"127.0.0.1:{self.web_port}",
+            "GUNICORN_BIND": f"127.0.0.1:{port}",
             "WEB_CONCURRENCY": str(workers),
             "GUNICORN_THREADS": str(threads),
         }
@@ -282,11 +291,11 @@ class Topology:
             argv += ["--bind", env["GUNICORN_BIND"], "--workers", str(workers)]
             argv += ["--threads", str(threads)]
             argv += ["--worker-class", "arbiter.asgi_worker.ArbiterWorker"]
-        process = self._spawn("web", argv, env)
+        process = self._spawn(name, argv, env)
         wait_until(
-            lambda: self._answers("/healthz") or self._died(process),
+            lambda: self._answers("/healthz", port) or self._died(process),
             60,
-            "gunicorn to answer /healthz",
+            f"gunicorn ({name}) to answer /healthz",
         )
         self._check_alive(process)
         return process
@@ -394,9 +403,9 @@ class Topology:
         self.processes[name] = process
         return process
 
-    def _answers(self, path: str) -> bool:
+    def _answers(self, path: str, port: int | None = None) -> bool:
         try:
-            return httpx.get(self.base_url + path, timeout=2).status_code < 600
+            return httpx.get(self.url_at(port) + path, timeout=2).status_code < 600
         except httpx.HTTPError:
             return False
 
