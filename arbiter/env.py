@@ -192,10 +192,15 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     if not url.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {url!r}.")
+    # Each process waits for its sockets' messages with a 5-second blocking pop; redis-py's
+    # default read timeout is also 5 s, so an idle wait could time out just before Redis
+    # answered "nothing yet", killing the socket whose turn it was (no close frame). The
+    # read timeout stays above the pop's; connecting fails fast when Redis is down.
+    host = {"address": url, "socket_timeout": 15, "socket_connect_timeout": 2}
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+            "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
         }
     }
 

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.integration
 
 PLAYERS = 8
 WAIT = 10.0  # seconds: "within one second on an idle server", with room for a busy CI
+IDLE = 16.0  # seconds without a notice: three of the channel layer's 5 s blocking reads
 
 
 def seed(site: Topology) -> dict:
@@ -107,3 +108,26 @@ def test_the_real_server_closes_a_draft_events_socket_with_4403(make_topology):
         return None
 
     assert asyncio.run(close_code(world["draft"])) == 4403
+
+
+def test_an_idle_socket_stays_open_past_the_layers_blocking_reads(make_topology):
+    """Nothing is said for longer than channels-redis's 5 s blocking pop: the socket stays
+    open and still hears the next change (a read timeout equal to the pop's used to kill
+    the socket whose turn it was, without a close frame)."""
+    site = make_topology()
+    site.start_web(workers=1, threads=2)
+    world = seed(site)
+    event_id, tokens = world["event"], world["tokens"]
+
+    async def scenario() -> dict:
+        url = site.url_at(scheme="ws") + f"/ws/events/{event_id}/"
+        async with connect(url, ping_interval=None) as socket:
+            await asyncio.sleep(IDLE)
+            paired = await asyncio.to_thread(
+                site.client(token=tokens["live-olive"]).http.post,
+                f"/api/v1/events/{event_id}/rounds/",
+            )
+            assert paired.status_code == 201, paired.text
+            return await next_notice(socket, "pairings")
+
+    assert asyncio.run(scenario())["round"] == 1
