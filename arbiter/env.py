@@ -189,7 +189,7 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     """
     url = env.get("REDIS_URL", "").strip()
     if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        return {"default": {"BACKEND": "live.memory_layer.InMemoryChannelLayer"}}
     if not url.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {url!r}.")
     # Redis publish/subscribe: a notice to a group is published once, and each web process
