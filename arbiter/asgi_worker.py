@@ -27,6 +27,7 @@ fan-out needs), and stopping workers get ``graceful_timeout`` to finish, as befo
 from __future__ import annotations
 
 import asyncio
+import signal
 import warnings
 from typing import Any
 
@@ -73,6 +74,14 @@ class ArbiterWorker(UvicornWorker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.config.timeout_graceful_shutdown = self.cfg.graceful_timeout
+
+    def _install_sigquit_handler(self) -> None:
+        """gunicorn's quick shutdown (SIGQUIT to workers; SIGINT or SIGQUIT to gunicorn)
+        stops uvicorn as SIGTERM does. uvicorn's own worker only marked itself as no longer
+        alive, which its server never reads: the worker kept serving until gunicorn killed
+        it, or forever once gunicorn itself had been killed."""
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGQUIT, signal.raise_signal, signal.SIGTERM)
 
     def load_wsgi(self) -> None:
         super().load_wsgi()

@@ -4,8 +4,21 @@ connections per process however many requests arrive at once; sockets are not he
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
 
 from arbiter.asgi_worker import BoundedHTTP
+from tests.deploy.test_deploy_files import (
+    DEPLOY,
+    ROOT,
+    VENV_BIN,
+    free_port,
+    healthz_request,
+    production_env,
+)
 
 
 class CountingApp:
@@ -56,3 +69,36 @@ def test_a_websocket_does_not_wait_for_a_request_slot():
 
     asyncio.run(main())
     assert opened == ["websocket", "http"]
+
+
+def test_gunicorns_quick_shutdown_stops_its_uvicorn_workers(tmp_path):
+    """SIGINT to gunicorn (a test's stop, Ctrl-C): every worker is gone within seconds, none
+    left serving after gunicorn itself has gone."""
+    port = free_port()
+    env = production_env(tmp_path, GUNICORN_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2")
+    conf = str(DEPLOY / "gunicorn.conf.py")
+    log = (tmp_path / "gunicorn.log").open("w")
+    master = subprocess.Popen(
+        [str(VENV_BIN / "gunicorn"), "-c", conf], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    try:
+        deadline = time.monotonic() + 60
+        served = 0
+        while served < 4:  # both workers up and serving (each has loaded Django)
+            assert master.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
+            try:
+                with urllib.request.urlopen(healthz_request(port), timeout=5) as response:
+                    served += response.status == 200
+            except OSError:
+                time.sleep(0.3)
+        children = Path(f"/proc/{master.pid}/task/{master.pid}/children")
+        workers = [int(pid) for pid in children.read_text().split()]
+        assert len(workers) == 2
+        master.send_signal(signal.SIGINT)
+        master.wait(timeout=10)
+        time.sleep(0.5)
+        assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    finally:
+        if master.poll() is None:
+            master.kill()
+        log.close()
