@@ -229,13 +229,22 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     """
     url = env.get("REDIS_URL", "").strip()
     if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        return {"default": {"BACKEND": "live.memory_layer.InMemoryChannelLayer"}}
     if not url.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {url!r}.")
+    # Redis publish/subscribe: a notice to a group is published once, and each web process
+    # subscribed to the group passes it to its own sockets. The list-based layer
+    # (channels_redis.core) queued a copy per process and woke every socket of a process
+    # in turn to look at it: 2,000 sockets heard a pairing in 3.4-4.8 s against 1.5-1.9 s
+    # (benchmarks/live_fanout.py). Delivery is at most once, as live-updates.md allows: a
+    # socket that reconnects fetches afresh. Reads wait longer than redis-py's default 5 s
+    # (the list layer's 5 s blocking pop timed out against it, dropping sockets);
+    # connecting fails fast when Redis is down.
+    host = {"address": url, "socket_timeout": 15, "socket_connect_timeout": 2}
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [host]},
         }
     }
 

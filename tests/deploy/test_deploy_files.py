@@ -26,6 +26,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from arbiter import env as arbiter_env
 
@@ -232,7 +234,7 @@ def test_compose_has_the_five_services_and_migrate(compose_config):
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
     web = services["web"]["command"]
     assert web[0] == "gunicorn" and "/app/deploy/gunicorn.conf.py" in web
-    assert web[-1] == "arbiter.wsgi"
+    assert web[-1] == "arbiter.asgi:application"
     worker = services["worker"]["command"]
     assert worker[:3] == ["celery", "--app=arbiter", "worker"]
     # Small print jobs and periodic tasks have their own queue, taken first by every worker
@@ -262,6 +264,18 @@ def test_compose_healthchecks_and_start_order(compose_config):
     # Only web runs gunicorn: the image's HEALTHCHECK must not mark the others unhealthy.
     for name in ("migrate", "worker", "worker-small", "beat"):
         assert services[name]["healthcheck"] == {"disable": True}, name
+
+
+def test_compose_gives_every_process_the_channel_layer_and_web_enough_sockets(compose_config):
+    """Notices sent through any process reach every web process's sockets: one Redis."""
+    services = compose_config["services"]
+    for name in ("web", "worker", "worker-small", "beat", "migrate"):
+        assert services[name]["environment"]["REDIS_URL"] == "redis://redis:6379/2", name
+    broker_and_cache = {
+        services["web"]["environment"][key] for key in ("CELERY_BROKER_URL", "CACHE_URL")
+    }
+    assert "redis://redis:6379/2" not in broker_and_cache
+    assert services["web"]["ulimits"]["nofile"]["soft"] >= 65536
 
 
 def test_web_and_worker_share_the_media_volume_at_media_root(compose_config):
@@ -317,13 +331,27 @@ def gunicorn(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_gunicorn_conf_honours_bind_and_web_concurrency():
     result = gunicorn(
-        "--print-config", "arbiter.wsgi", GUNICORN_BIND="127.0.0.1:8765", WEB_CONCURRENCY="3"
+        "--print-config",
+        "arbiter.asgi:application",
+        GUNICORN_BIND="127.0.0.1:8765",
+        WEB_CONCURRENCY="3",
+        GUNICORN_THREADS="4",
     )
     assert result.returncode == 0, result.stderr
     printed = dict(re.findall(r"^(\w+)\s+= (.*)$", result.stdout, re.MULTILINE))
     assert printed["bind"] == "['127.0.0.1:8765']"
     assert printed["workers"] == "3"
+    assert printed["threads"] == "4"  # requests in Django at once per process
     assert printed["accesslog"] == "-"
+
+
+def test_gunicorn_conf_serves_the_asgi_application_with_uvicorn_workers():
+    """HTTP and WebSockets from one server: even a command line naming no app gets both."""
+    result = gunicorn("--print-config")
+    assert result.returncode == 0, result.stderr
+    printed = dict(re.findall(r"^(\w+)\s+= (.*)$", result.stdout, re.MULTILINE))
+    assert printed["worker_class"] == "arbiter.asgi_worker.ArbiterWorker"
+    assert printed["wsgi_app"] == "arbiter.asgi:application"
 
 
 @pytest.mark.parametrize(
@@ -342,7 +370,7 @@ def test_gunicorn_and_django_trust_the_same_proxies(environ):
     outside = {name: value for name, value in os.environ.items() if name not in names}
     argv = [str(VENV_BIN / "gunicorn"), "-c", str(DEPLOY / "gunicorn.conf.py")]
     result = subprocess.run(
-        [*argv, "--print-config", "arbiter.wsgi"],
+        [*argv, "--print-config", "arbiter.asgi:application"],
         cwd=ROOT,
         env={**outside, **environ},
         capture_output=True,
@@ -356,7 +384,7 @@ def test_gunicorn_and_django_trust_the_same_proxies(environ):
 
 
 def test_gunicorn_conf_names_a_bad_value():
-    result = gunicorn("--check-config", "arbiter.wsgi", GUNICORN_TIMEOUT="soon")
+    result = gunicorn("--check-config", "arbiter.asgi:application", GUNICORN_TIMEOUT="soon")
     assert result.returncode != 0
     assert "GUNICORN_TIMEOUT='soon' is not a whole number" in result.stdout + result.stderr
 
@@ -402,9 +430,17 @@ def live_gunicorn(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("gunicorn")
     port = free_port()
     env = production_env(tmp_path, GUNICORN_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
+    # Migrated: the live socket looks its event up.
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True, timeout=300)
     log = (tmp_path / "gunicorn.log").open("w+")
     process = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "-c", str(DEPLOY / "gunicorn.conf.py"), "arbiter.wsgi"],
+        [
+            str(VENV_BIN / "gunicorn"),
+            "-c",
+            str(DEPLOY / "gunicorn.conf.py"),
+            "arbiter.asgi:application",
+        ],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -439,6 +475,15 @@ def test_gunicorn_with_the_deploy_config_serves_healthz(live_gunicorn):
     assert report["database"]["vendor"] == "sqlite"
     with urllib.request.urlopen(healthz_request(port), timeout=20) as response:
         assert response.status == 200
+
+
+def test_gunicorn_with_the_deploy_config_serves_the_live_socket(live_gunicorn):
+    """The same server answers WebSockets: /ws/events/<id>/ of no visible event says 4403."""
+    port, _, _ = live_gunicorn
+    url = f"ws://127.0.0.1:{port}/ws/events/999999/"
+    with ws_connect(url, open_timeout=20) as socket_, pytest.raises(ConnectionClosed) as closed:
+        socket_.recv(timeout=20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
 
 def test_healthcheck_script_passes_against_live_gunicorn(live_gunicorn):
@@ -504,7 +549,12 @@ def test_dockerfile_is_slim_non_root_and_collects_static():
     healthcheck = " ".join(value for op, value in final if op == "HEALTHCHECK")
     assert "/app/deploy/healthcheck.py" in healthcheck
     cmd = json.loads(next(value for op, value in final if op == "CMD"))
-    assert cmd == ["gunicorn", "--config", "/app/deploy/gunicorn.conf.py", "arbiter.wsgi"]
+    assert cmd == [
+        "gunicorn",
+        "--config",
+        "/app/deploy/gunicorn.conf.py",
+        "arbiter.asgi:application",
+    ]
     entrypoint = json.loads(next(value for op, value in final if op == "ENTRYPOINT"))
     assert entrypoint == ["/app/deploy/docker-entrypoint.sh"]
     assert os.access(DEPLOY / "docker-entrypoint.sh", os.X_OK)
@@ -653,8 +703,13 @@ def test_systemd_unit_is_complete_and_hardened(name):
 
 def test_systemd_units_run_the_right_programs():
     web = read_unit("arbiter-web")["Service"]
-    assert "--config /opt/arbiter/deploy/gunicorn.conf.py arbiter.wsgi" in web["ExecStart"]
+    assert (
+        "--config /opt/arbiter/deploy/gunicorn.conf.py arbiter.asgi:application" in web["ExecStart"]
+    )
     assert web["KillMode"] == "mixed"
+    assert int(web["LimitNOFILE"]) >= 65536  # one descriptor per open WebSocket
+    for name in ("arbiter-web", "arbiter-worker", "arbiter-worker@", "arbiter-worker-small"):
+        assert "REDIS_URL" in env_defaults(read_unit(name)["Service"]), name
     for name in ("arbiter-worker", "arbiter-worker@", "arbiter-worker-small"):
         worker = read_unit(name)["Service"]
         assert "--app=arbiter worker" in worker["ExecStart"]

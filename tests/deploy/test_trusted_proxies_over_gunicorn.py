@@ -47,7 +47,12 @@ def start(tmp_path: Path, trusted: str) -> tuple[subprocess.Popen, int]:
     env["DEBUG"] = "true"
     log = (tmp_path / f"gunicorn-{port}.log").open("w")
     process = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "-c", str(DEPLOY / "gunicorn.conf.py"), "arbiter.wsgi"],
+        [
+            str(VENV_BIN / "gunicorn"),
+            "-c",
+            str(DEPLOY / "gunicorn.conf.py"),
+            "arbiter.asgi:application",
+        ],
         cwd=ROOT,
         env=env,
         stdout=log,

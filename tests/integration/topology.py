@@ -1,9 +1,10 @@
 """The production topology as processes on loopback, for the integration suite.
 
 One ``Topology`` is one deployment: its own PostgreSQL database (copied from a
-migrated template), its own ``redis-server`` on a free port (so a test may stop it),
-gunicorn serving the site with ``deploy/gunicorn.conf.py``, and real ``celery worker``
-processes. Tests talk to it only over HTTP (``SiteClient``) and read its database
+migrated template), its own ``redis-server`` on a free port (so a test may stop it; the
+broker, the cache and the channel layer each in a database of their own), gunicorn serving
+HTTP and WebSockets with ``deploy/gunicorn.conf.py`` (uvicorn workers), and real
+``celery worker`` processes. Tests talk to it only over HTTP (``SiteClient``) and read its database
 with plain SQL (``Topology.sql``), as an operator would.
 
 PostgreSQL must be reachable (``ARBITER_TEST_PG_ADMIN_URL``, default
@@ -251,6 +252,7 @@ class Topology:
             "DATABASE_URL": database_url(self.db_name, self.pg_admin_url),
             "CELERY_BROKER_URL": f"{self.redis.url}/0",
             "CACHE_URL": f"{self.redis.url}/1",
+            "REDIS_URL": f"{self.redis.url}/2",  # the channel layer: live notices
             "CELERY_QUEUE": "arbiter",
             "MEDIA_ROOT": str(self.media_root),
             "STATIC_ROOT": str(self.static_root),
@@ -263,27 +265,37 @@ class Topology:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.web_port}"
+        return self.url_at()
 
-    def start_web(self, workers: int = 2, threads: int = 4) -> Process:
+    def url_at(self, port: int | None = None, scheme: str = "http") -> str:
+        """The site's address at ``port`` (the first web's by default); ``ws`` for sockets."""
+        return f"{scheme}://127.0.0.1:{port or self.web_port}"
+
+    def start_web(
+        self, workers: int = 2, threads: int = 4, *, name: str = "web", port: int | None = None
+    ) -> Process:
+        """gunicorn as deployed; ``name`` and ``port`` start another one beside it (a
+        second web machine behind the same load balancer, sharing database and Redis)."""
+        port = port or self.web_port
         env = {
             **self.env,
-            "GUNICORN_BIND": f"127.0.0.1:{self.web_port}",
+            "GUNICORN_BIND": f"127.0.0.1:{port}",
             "WEB_CONCURRENCY": str(workers),
             "GUNICORN_THREADS": str(threads),
         }
-        argv = [sys.executable, "-m", "gunicorn", "arbiter.wsgi"]
+        argv = [sys.executable, "-m", "gunicorn", "arbiter.asgi:application"]
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         if conf.exists():
             argv[3:3] = ["-c", str(conf)]
         else:  # the flags deploy/gunicorn.conf.py sets from the same variables
             argv += ["--bind", env["GUNICORN_BIND"], "--workers", str(workers)]
             argv += ["--threads", str(threads)]
-        process = self._spawn("web", argv, env)
+            argv += ["--worker-class", "arbiter.asgi_worker.ArbiterWorker"]
+        process = self._spawn(name, argv, env)
         wait_until(
-            lambda: self._answers("/healthz") or self._died(process),
+            lambda: self._answers("/healthz", port) or self._died(process),
             60,
-            "gunicorn to answer /healthz",
+            f"gunicorn ({name}) to answer /healthz",
         )
         self._check_alive(process)
         return process
@@ -391,9 +403,9 @@ class Topology:
         self.processes[name] = process
         return process
 
-    def _answers(self, path: str) -> bool:
+    def _answers(self, path: str, port: int | None = None) -> bool:
         try:
-            return httpx.get(self.base_url + path, timeout=2).status_code < 600
+            return httpx.get(self.url_at(port) + path, timeout=2).status_code < 600
         except httpx.HTTPError:
             return False
 

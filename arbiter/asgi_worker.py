@@ -1,0 +1,88 @@
+"""gunicorn's worker class for Arbiter: uvicorn serving ``arbiter.asgi`` (HTTP and WebSockets).
+
+gunicorn keeps what it did under WSGI (worker processes, restarts, HUP reloads, timeouts,
+logging, deploy/gunicorn.conf.py); each worker runs uvicorn's event loop, which holds
+every live socket of that process while Django's sync views run on threads.
+
+Two things differ from uvicorn's own worker, on purpose:
+
+* **At most ``threads`` requests inside Django at once per process** (``GUNICORN_THREADS``).
+  Under ASGI each request runs its sync view on a thread of its own with its own database
+  connection, and uvicorn accepts every connection: 512 players reporting at once opened
+  hundreds of PostgreSQL connections and met ``max_connections`` ("too many clients": a
+  503). The bound makes the rest wait their turn, as gthread's queue did, so PostgreSQL sees
+  at most ``WEB_CONCURRENCY x GUNICORN_THREADS`` web connections (plus one per process for
+  the sockets' own look-ups), whatever the load. WebSockets are not counted: they hold no
+  thread while open.
+* **The client's address is Django's business** (``TRUSTED_PROXIES``, read from the right).
+  uvicorn's own proxy-header handling is off: with ``*`` it would take the leftmost
+  ``X-Forwarded-For`` entry, which the client writes. HTTPS is still recognised from the
+  proxy's ``X-Forwarded-Proto`` by Django (``SECURE_PROXY_SSL_HEADER``).
+
+Also: no lifespan protocol (Django has none), no per-message compression (notices are a
+few dozen bytes, and compressing each of them for thousands of sockets costs the CPU the
+fan-out needs), and stopping workers get ``graceful_timeout`` to finish, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import warnings
+from typing import Any
+
+with warnings.catch_warnings():
+    # uvicorn moved its gunicorn worker to a separate package and warns on import; the
+    # class is unchanged and this subclass is the only user.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from uvicorn.workers import UvicornWorker
+
+# Largest frame a client may send; clients send at most a {"type": "ping"}.
+WS_MAX_BYTES = 64 * 1024
+
+
+class BoundedHTTP:
+    """An ASGI wrapper letting at most ``limit`` HTTP requests into ``app`` at once."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self._slots: asyncio.Semaphore | None = None
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if self._slots is None:  # made in the worker's own event loop
+            self._slots = asyncio.Semaphore(self.limit)
+        async with self._slots:
+            await self.app(scope, receive, send)
+
+
+class ArbiterWorker(UvicornWorker):
+    """uvicorn under gunicorn with the settings above (see the module docstring)."""
+
+    CONFIG_KWARGS = {
+        "loop": "auto",
+        "http": "auto",
+        "ws": "auto",
+        "lifespan": "off",
+        "proxy_headers": False,
+        "ws_per_message_deflate": False,
+        "ws_max_size": WS_MAX_BYTES,
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.config.timeout_graceful_shutdown = self.cfg.graceful_timeout
+
+    def _install_sigquit_handler(self) -> None:
+        """gunicorn's quick shutdown (SIGQUIT to workers; SIGINT or SIGQUIT to gunicorn)
+        stops uvicorn as SIGTERM does. uvicorn's own worker only marked itself as no longer
+        alive, which its server never reads: the worker kept serving until gunicorn killed
+        it, or forever once gunicorn itself had been killed."""
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGQUIT, signal.raise_signal, signal.SIGTERM)
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = BoundedHTTP(self.wsgi, max(1, self.cfg.threads))
