@@ -146,11 +146,11 @@ def _load_process(url: str, clients: int, conn) -> None:
 
 
 class VenueSite:
-    """One ASGI process (daphne), the production settings, SQLite in WAL mode."""
+    """Venue mode: one ASGI process, the production settings, SQLite in WAL mode."""
 
     create_users = Topology.create_users  # only needs django(): the same seeding code
 
-    def __init__(self, workdir: Path, server: str = "daphne"):
+    def __init__(self, workdir: Path, server: str = "venue"):
         self.workdir = workdir
         self.server = server
         self.port = free_port()
@@ -176,16 +176,31 @@ class VenueSite:
             "PYTHONUNBUFFERED": "1",
         }
 
+    @property
+    def venue_args(self) -> list[str]:
+        return ["venue", "--dir", str(self.workdir / "venue")]
+
     def django(self, code: str) -> str:
+        if self.server == "venue":  # the venue's own environment, as `scripts/venue shell`
+            return run_manage([*self.venue_args, "shell", "-c", code], self._plain_env()).stdout
         return run_manage(["shell", "-c", code], self.env).stdout
 
+    def _plain_env(self) -> dict[str, str]:
+        drop = ("PYTEST", "DJANGO_", "REDIS_URL", "CELERY_BROKER_URL", "CACHE_URL", "DATABASE")
+        return {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+
     def start(self) -> None:
-        run_manage(["migrate", "--noinput"], self.env)
         env = self.env
-        if self.server == "daphne":
+        if self.server == "venue":  # migrates, collects static files, then serves
+            env = self._plain_env()
+            argv = [sys.executable, str(ROOT / "manage.py"), *self.venue_args]
+            argv += ["--bind", "127.0.0.1", "--port", str(self.port)]
+        elif self.server == "daphne":
+            run_manage(["migrate", "--noinput"], self.env)
             daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
             argv = [daphne, "-b", "127.0.0.1", "-p", str(self.port), "arbiter.asgi:application"]
         else:  # one uvicorn worker under gunicorn, as deploy/ runs it (one process)
+            run_manage(["migrate", "--noinput"], self.env)
             conf = str(ROOT / "deploy" / "gunicorn.conf.py")
             argv = [sys.executable, "-m", "gunicorn", "-c", conf, "arbiter.asgi:application"]
             env.update(GUNICORN_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY="1")
@@ -413,9 +428,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web-threads", type=int, default=4, help="production: threads")
     parser.add_argument(
         "--venue-server",
-        choices=("daphne", "uvicorn"),
-        default="daphne",
-        help="venue: daphne (as runserver) or one uvicorn worker under gunicorn",
+        choices=("venue", "daphne", "uvicorn"),
+        default="venue",
+        help="venue: `manage.py venue` itself (scripts/venue; the default), or with the same "
+        "settings daphne alone or one uvicorn worker under gunicorn",
     )
     parser.add_argument("--goal", type=float, default=2.0, help="seconds every socket must fit")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")

@@ -79,12 +79,13 @@ def pair_next_round(event: Event, actor) -> Round:
         event=event, number=number, kind=Round.Kind.SWISS, seed=_seed_for(event, number, 0)
     )
     _pair_into(round_, history)
+    # Pairings first: the notice a room full of players waits for leaves before the rest.
+    live.announce_pairings(round_)
     if event.status != Event.Status.RUNNING:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
         live.announce_event(event)
     live.announce_round(round_)
-    live.announce_pairings(round_)
     EventLog.objects.create(
         event=event,
         round_number=number,
@@ -343,9 +344,9 @@ def start_top_cut(event: Event, actor) -> Round:
         action="top_cut",
         data={"size": event.top_cut},
     )
+    live.announce_pairings(round_)
     live.announce_event(event, live.TOP_CUT)
     live.announce_round(round_)
-    live.announce_pairings(round_)
     return round_
 
 
@@ -373,8 +374,8 @@ def advance_top_cut(event: Event, actor) -> Round | None:
     EventLog.objects.create(
         event=event, round_number=round_.number, actor=actor, action="top_cut_round"
     )
-    live.announce_round(round_)
     live.announce_pairings(round_)
+    live.announce_round(round_)
     return round_
 
 

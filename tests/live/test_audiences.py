@@ -95,19 +95,25 @@ def test_each_caller_receives_exactly_its_audiences_notices(make_world):
 
     heard, match = async_to_sync(run)()
     table = {"round": 1, "table": match.table}
-    pairing = [
+    # Pairings first (then each player's own seat), then the event's and round's status.
+    pairing = [("pairings", {"round": 1})]
+    paired = [
         ("event", {"status": "running"}),
         ("round", {"round": 1, "status": "paired", "ends_at": None}),
-        ("pairings", {"round": 1}),
     ]
     report = [("result", {**table, "status": "reported"})]
     dispute = [("result", {**table, "status": "disputed"})]
     extension = [("extension", {**table, "minutes": 4})]
     mine = ("my_match", table)
     queue = ("queue", {"kind": "dispute", **table})
-    assert heard["anonymous"] == [pairing, report, dispute, extension]
-    assert heard["judge"] == [pairing, report, [*dispute, queue], extension]
-    assert heard["player"] == [[*pairing, mine], [*report, mine], [*dispute, mine], extension]
+    assert heard["anonymous"] == [[*pairing, *paired], report, dispute, extension]
+    assert heard["judge"] == [[*pairing, *paired], report, [*dispute, queue], extension]
+    assert heard["player"] == [
+        [*pairing, mine, *paired],
+        [*report, mine],
+        [*dispute, mine],
+        extension,
+    ]
 
 
 def test_a_draft_event_closes_the_socket_with_4403_for_everyone(make_world):
