@@ -172,7 +172,7 @@ def test_the_venue_runs_production_settings_for_the_local_network(tmp_path):
     assert loaded["db"]["NAME"] == str(tmp_path / "arbiter.sqlite3")
     assert loaded["db"]["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert loaded["eager"] is True
-    assert loaded["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["layer"] == "live.memory_layer.InMemoryChannelLayer"  # one process
     assert loaded["static"] == str(tmp_path / "static")
     assert "whitenoise" in loaded["storage"]
     assert loaded["backups"] == str(tmp_path / "backups")
