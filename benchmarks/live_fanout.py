@@ -258,7 +258,7 @@ class Result:
     heard: int = 0
     seconds_from_commit: dict[str, float] = field(default_factory=dict)
     seconds_from_response: dict[str, float] = field(default_factory=dict)
-    # Each socket's first notice of the change (the event's or round's, sent before pairings)
+    # Each socket's first notice of the change (the pairings, sent before the round's)
     first_notice_from_its_at: dict[str, float] = field(default_factory=dict)
     server_log_warnings: list[str] = field(default_factory=list)
     pairing_request_seconds: float = 0.0

@@ -21,4 +21,4 @@ def test_one_server_serves_a_page_static_files_and_a_socket_that_hears_a_change(
     with connect(f"{asgi_server.ws_url}/ws/events/{world.event.pk}/", open_timeout=5) as socket:
         rounds.pair_next_round(world.event, world.organiser)
         heard = [json.loads(socket.recv(timeout=5)) for _ in range(3)]
-    assert [n["type"] for n in heard] == ["event", "round", "pairings"]
+    assert [n["type"] for n in heard] == ["pairings", "event", "round"]  # the seats first
