@@ -9,7 +9,6 @@ Redis (venue mode uses neither), so it runs in the first pass of ``scripts/test`
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import subprocess
@@ -21,23 +20,10 @@ import pytest
 from websockets.sync.client import connect
 
 from arbiter import venue
+from tests.arbiter.test_venue import clean_environ
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "venue"
-# Settings of the test run or a developer's shell that a venue started here must not see.
-OUTSIDE = (
-    "DATABASE_URL",
-    "CELERY_BROKER_URL",
-    "CACHE_URL",
-    "REDIS_URL",
-    "DEBUG",
-    "SECRET_KEY",
-    "ALLOWED_HOSTS",
-    "PUBLIC_URL",
-    "SITE_URL",
-    "ARBITER_BACKUP_DIR",
-    "DJANGO_SETTINGS_MODULE",
-)
 # Round 1 of a four-player event, paired and played out, and the organiser's API key.
 SET_UP = """
 import json
@@ -72,10 +58,8 @@ def run_venue(folder: Path, port: int, *args: str, timeout: int = 600) -> str:
 
 
 def venue_environ() -> dict[str, str]:
-    return {
-        **{k: v for k, v in os.environ.items() if k not in OUTSIDE},
-        "PYTHONUNBUFFERED": "1",
-    }
+    """The test run's environment without what a venue started here must not inherit."""
+    return clean_environ(PYTHONUNBUFFERED="1")
 
 
 def get(url: str, **headers: str) -> tuple[int, str]:
