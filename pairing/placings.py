@@ -30,15 +30,12 @@ class PlacingsInputError(ValueError):
 
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st."""
-    if 10 <= n % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
 def place_label(first: int, last: int) -> str:
-    """ "1st", or a tied band "5th–8th" (with an en dash, as printed results read)."""
+    """ "1st", or a tied band "5th-8th" (with an en dash, as printed results read)."""
     if first == last:
         return ordinal(first)
     return f"{ordinal(first)}\u2013{ordinal(last)}"
@@ -50,6 +47,12 @@ def stage_name(matches: int) -> str:
     return names.get(matches, f"round of {2 * matches}")
 
 
+def stage_phrase(stage: str) -> str:
+    """A cut's round in a sentence: "the semifinals", "the final", "the round of 16"."""
+    plural = stage.endswith("final") and stage != "final"
+    return f"the {stage}s" if plural else f"the {stage}"
+
+
 def final_placings(
     standings: Sequence[Mapping[str, Any]],
     cut_rounds: Sequence[Sequence[Mapping[str, Any]]] = (),
@@ -57,7 +60,7 @@ def final_placings(
     """Every standings row, in placing order, with its place added.
 
     Each row is a copy of the standings row plus ``place`` and ``place_to`` (the band,
-    equal when not tied), ``place_label`` ("3rd–4th"), ``cut`` (how far the player went
+    equal when not tied), ``place_label`` ("3rd-4th", en dash), ``cut`` (how far the player went
     in the top cut: "winner", "final", "semifinal", … or None outside it) and
     ``decided`` (False while the player is still playing in the cut).
     """

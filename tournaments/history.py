@@ -91,7 +91,7 @@ class EventHistory:
                 "id": r.public_id,
                 "name": r.display_name,
                 "registration": r.pk,
-                "dropped": r.status == Registration.Status.DROPPED,
+                "dropped": _dropped_by(r, through_round),
                 "disqualified": r.disqualified,
             }
             for r in self.registrations
@@ -174,6 +174,15 @@ def standings_rows(event: Event, through_round: int | None = None) -> list[dict[
 def public_rows(event: Event) -> list[dict[str, Any]]:
     """The event's standings exactly as the contract shows them."""
     return EventHistory.read(event).public_rows()
+
+
+def _dropped_by(registration: Registration, through_round: int | None) -> bool:
+    """Dropped, and (for the standings after a past round) already gone by then: a
+    player who left after round 5 is not marked dropped in the standings after round 3."""
+    if registration.status != Registration.Status.DROPPED:
+        return False
+    last = registration.dropped_after_round
+    return through_round is None or last is None or last <= through_round
 
 
 def _result(match: Match, number: int, public: dict[int, str]) -> dict[str, Any] | None:

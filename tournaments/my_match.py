@@ -6,9 +6,11 @@ message to a closed phone all word the seat the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from pairing.placings import stage_phrase
 from tournaments.match_games import Score, check_score, games_needed
 
 if TYPE_CHECKING:  # plain attributes only: the functions are tested without a database
@@ -79,3 +81,50 @@ def tap_scores(match_format: str, top_cut: bool = False) -> list[TapScore]:
 def tap_score(text: str, match_format: str, top_cut: bool = False) -> TapScore | None:
     """The button for ``text`` ("2-1"), or None if the format has no such button."""
     return next((t for t in tap_scores(match_format, top_cut) if t.text == text.strip()), None)
+
+
+@dataclass(frozen=True)
+class Idle:
+    """What My match says when the player has no match: a headline and what comes next."""
+
+    title: str
+    hint: str
+
+
+def idle_text(
+    me: Registration,
+    placing: Mapping[str, Any] | None,
+    *,
+    event_over: bool,
+    cut_now: str | None,
+) -> Idle | None:
+    """Why the player has no match, when it is not "the round is not paired yet".
+
+    ``placing`` is their row of the event's placings (``tournaments.placings``),
+    ``cut_now`` the top cut's round being played ("semifinal"), ``event_over`` whether
+    the placings are final. None: nothing to say but the usual wait for pairings.
+    """
+    place = placing["place_label"] if placing and placing.get("decided") else None
+    if me.disqualified:
+        return Idle("You were disqualified from this event.", "You will not be paired again.")
+    if me.status == "dropped":
+        after = me.dropped_after_round
+        title = f"You dropped after round {after}." if after else "You dropped from this event."
+        hint = "You will not be paired again."
+        if place and event_over:
+            hint += f" You finished {place}."
+        return Idle(title, hint)
+    if event_over and place:
+        return Idle(
+            f"The event is over: you finished {place}.",
+            "Thank you for playing. The final placings are on the standings page.",
+        )
+    if cut_now and place:
+        cut = placing.get("cut")
+        how = f"You lost in {stage_phrase(cut)}." if cut else "You did not make the top cut."
+        return Idle(
+            f"You finished {place}.",
+            f"{how} The top cut continues with {stage_phrase(cut_now)}: "
+            "follow it on the Top cut page.",
+        )
+    return None

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from tournaments import my_match as my_match_text
 from tournaments import result_notices, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.placings import event_placings
 from tournaments.roles import (
     JUDGE,
     ORGANISER,
@@ -249,7 +250,21 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
         "taps": taps,
         # Without JavaScript a tap opens the page with ?report=2-1: the question to confirm.
         "asked": next((t for t in taps if t.text == asked), None),
+        "idle": _idle(event, me) if match is None else None,
     }
+
+
+def _idle(event: Event, me: Registration) -> my_match_text.Idle | None:
+    """Why a player without a match has none: dropped, out of the cut, the event over."""
+    if event.status not in (Event.Status.RUNNING, Event.Status.FINISHED):
+        return None
+    placings = event_placings(event)
+    return my_match_text.idle_text(
+        me,
+        placings.row_for(me.pk),
+        event_over=placings.complete,
+        cut_now=placings.cut_now,
+    )
 
 
 @login_required
@@ -397,24 +412,14 @@ def _part(request: HttpRequest, parts: dict[str, str], page: str) -> str:
     return parts.get(request.GET.get("part", ""), page)
 
 
-def standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    from tournaments.standings_cache import standings_table
-
-    event = visible_event_or_404(request.user, event_id)
-    if request.htmx:  # live.js fetches the table alone when the standings change
-        return HttpResponse(standings_table(event))
-    return render(
-        request, "tournaments/standings.html", {"event": event, "table": standings_table(event)}
-    )
-
-
 def bracket_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request.user, event_id)
     cut_rounds = [
         {"round": r, "matches": _round_matches(r)}
         for r in event.rounds.filter(kind=Round.Kind.TOP_CUT).order_by("number")
     ]
-    return render(request, "tournaments/bracket.html", {"event": event, "cut_rounds": cut_rounds})
+    context = {"event": event, "cut_rounds": cut_rounds, "winner": event_placings(event).winner}
+    return render(request, "tournaments/bracket.html", context)
 
 
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:

@@ -344,6 +344,7 @@ def start_top_cut(event: Event, actor) -> Round:
         action="top_cut",
         data={"size": event.top_cut},
     )
+    results_changed(event)  # the placings now lead with the cut's players
     live.announce_pairings(round_)
     live.announce_event(event, live.TOP_CUT)
     live.announce_round(round_)

@@ -43,32 +43,74 @@ def cache_key(event: Event) -> str:
     return f"standings:{event.pk}:{created:.6f}:{event.results_version}"
 
 
-def standings_rows(event: Event) -> list[dict[str, Any]]:
+def standings_rows(event: Event, after: int | None = None) -> list[dict[str, Any]]:
     """The event's current standings rows (with ``registration``), cached per results
-    version; ``event`` must have been read after the last change it should show."""
-    key = cache_key(event)
+    version; ``event`` must have been read after the last change it should show.
+
+    ``after``: the standings after that round, from the results of rounds up to it
+    only (cached the same way: a corrected result of a past round moves the version).
+    """
+    key = cache_key(event) if after is None else f"{cache_key(event)}:after:{after}"
     rows = cache.get(key)
     if rows is None:
-        rows = EventHistory.read(event).standings_rows()
+        rows = EventHistory.read(event).standings_rows(after)
         cache.set(key, rows, settings.STANDINGS_CACHE_SECONDS)
     return rows
 
 
-def standings_table(event: Event) -> SafeString:
+def standings_table(event: Event, after: int | None = None) -> SafeString:
     """The standings page's table as HTML, rendered once per results version.
 
     Rendering a large field's rows costs more than computing them (2,000 rows: about
     2 s), so the page caches its table too. It is the same for every viewer: it shows
     the rows and nothing of who asks (the page around it does that).
     """
-    key = f"{cache_key(event)}:table"
+    key = f"{cache_key(event)}:table" + ("" if after is None else f":after:{after}")
     html = cache.get(key)
     if html is None:
-        html = render_to_string(
-            "tournaments/_standings_table.html", {"rows": standings_rows(event)}
-        )
+        html = render_standings_table(standings_rows(event, after))
         cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
     return mark_safe(html)  # our own template's output, escaped as it rendered
+
+
+def render_standings_table(rows: list[dict[str, Any]], total: int | None = None) -> str:
+    """The table for ``rows`` (all of them, or those a search kept out of ``total``)."""
+    return render_to_string(
+        "tournaments/_standings_table.html",
+        {"rows": rows, "columns": standings_columns(rows), "total": total},
+    )
+
+
+# The percentages a standings row may carry, in the order the table shows them, each
+# with what a player reads in its header's tooltip and in the key under the table.
+FLOOR = "counted as at least 33.33% (the 33% floor)"
+PERCENTAGES = {
+    "omw": (
+        "OMW%",
+        "Opponents' match-win percentage: the average of your opponents' match-win "
+        f"percentages, each opponent {FLOOR}, so an opponent who lost every match "
+        "does not pull you down further.",
+    ),
+    "gw": ("GW%", f"Game-win percentage: your share of the game points you could win, {FLOOR}."),
+    "ogw": (
+        "OGW%",
+        f"Opponents' game-win percentage: the average of your opponents' GW%, each {FLOOR}.",
+    ),
+    "oomw": (
+        "OOMW%",
+        "Opponents' opponents' match-win percentage: the average of your opponents' OMW%.",
+    ),
+}
+
+
+def standings_columns(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The percentage columns the rows carry: key, header and its explanation."""
+    present = set(rows[0]) if rows else set()
+    return [
+        {"key": key, "label": label, "title": title}
+        for key, (label, title) in PERCENTAGES.items()
+        if key in present
+    ]
 
 
 def public_rows(event: Event) -> list[dict[str, Any]]:

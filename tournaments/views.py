@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from tournaments import services
 from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
+from tournaments.placings import event_placings
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
 from tournaments.rounds import swiss_round_count
 from web.errors import ServiceError
@@ -46,8 +47,16 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         .count(),
         "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
         "swiss_rounds": swiss_round_count(event),
+        "winner": _winner(event),
     }
     return render(request, "tournaments/event_detail.html", context)
+
+
+def _winner(event: Event) -> dict | None:
+    """The decided winner's placings row, for the event page (None before the end)."""
+    if event.status not in (Event.Status.RUNNING, Event.Status.FINISHED):
+        return None
+    return event_placings(event).winner
 
 
 @login_required

@@ -9,7 +9,6 @@ version, so the next request shows the new standings; nothing else recomputes th
 from __future__ import annotations
 
 import pytest
-from django.template.loader import render_to_string
 from django.test import Client
 
 from judging.penalties import issue_penalty, void_penalty
@@ -18,6 +17,7 @@ from tournaments import history, results, rounds, services
 from tournaments.history import EventHistory
 from tournaments.match_games import Score
 from tournaments.models import Event, Match
+from tournaments.standings_cache import render_standings_table
 
 pytestmark = pytest.mark.django_db
 
@@ -162,7 +162,7 @@ def _next_round(world):
 def fresh_table(event: Event) -> str:
     """The page's table rendered now from the rows, past any cache."""
     rows = EventHistory.read(Event.objects.get(pk=event.pk)).standings_rows()
-    return render_to_string("tournaments/_standings_table.html", {"rows": rows})
+    return render_standings_table(rows)
 
 
 def page(event: Event) -> str:

@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 from django import template
 
 from tournaments.models import Match
@@ -31,3 +33,17 @@ def settled_by_judge(match: Match):
     """The judge's settlement of a dispute, when that is the match's latest change."""
     latest = match.changes.order_by("-changed_at", "-pk").first()
     return latest if latest is not None and latest.action == "settle" else None
+
+
+@register.filter
+def percent(value) -> str:
+    """A standings fraction as people read it: 0.4444 -> "44.44%" (two decimals)."""
+    if value is None or value == "":
+        return ""
+    return f"{Decimal(str(value)) * 100:.2f}%"
+
+
+@register.filter
+def percent_of(row: dict, key: str) -> str:
+    """``row[key]`` as a percentage (the table's columns are the event's tiebreakers)."""
+    return percent(row.get(key))

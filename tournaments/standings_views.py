@@ -1,0 +1,236 @@
+"""Public pages of an event's results: standings (after any round, searchable), the final
+placings, the event summary and the placings as CSV.
+
+Views read and check visibility; the rows come from ``standings_cache`` (the Swiss
+standings) and ``placings`` (the top cut's bands, then the Swiss order).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+
+from tournaments.models import Event, Registration, Round
+from tournaments.placings import EventPlacings, event_placings
+from tournaments.roles import visible_event_or_404
+from tournaments.standings_cache import (
+    cache_key,
+    render_standings_table,
+    standings_rows,
+    standings_table,
+)
+from web.errors import ServiceError
+from web.inputs import whole_number
+
+MAX_QUERY = 100
+
+
+@dataclass(frozen=True)
+class StandingsAsked:
+    """What the standings page was asked for: a past round, a name search, a view."""
+
+    after: int | None
+    query: str
+    swiss: bool  # the Swiss standings even where the placings lead
+
+    def params(self) -> dict[str, str]:
+        """The query string that asks for the same again (for live refreshes)."""
+        params = {}
+        if self.swiss:
+            params["view"] = "swiss"
+        if self.after is not None:
+            params["after"] = str(self.after)
+        if self.query:
+            params["q"] = self.query
+        return params
+
+
+def _swiss_rounds(event: Event) -> list[int]:
+    return list(
+        event.rounds.filter(kind=Round.Kind.SWISS).order_by("number").values_list("number", flat=True)
+    )
+
+
+def read_asked(request: HttpRequest, played: list[int]) -> StandingsAsked:
+    """The page's GET parameters, or a ServiceError naming the one that is wrong."""
+    raw_after = request.GET.get("after", "").strip()
+    after = None
+    if raw_after:
+        after = whole_number(raw_after)
+        if after is None:
+            raise ServiceError("after: give a round number, such as after=2.", "after")
+        if after not in played:
+            rounds = f"a round from 1 to {played[-1]}" if played else "no round: none is paired yet"
+            raise ServiceError(
+                f"after: round {after} has not been played; choose {rounds}.", "after"
+            )
+    query = " ".join(request.GET.get("q", "").split())
+    if len(query) > MAX_QUERY:
+        raise ServiceError(f"q: search for at most {MAX_QUERY} characters of a name.", "q")
+    view = request.GET.get("view", "")
+    if view not in ("", "swiss", "placings"):
+        raise ServiceError("view: choose placings or swiss.", "view")
+    return StandingsAsked(after, query, view == "swiss" or after is not None)
+
+
+def _matching(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    needle = query.casefold()
+    return [row for row in rows if needle in row["name"].casefold()]
+
+
+def _swiss_table(event: Event, asked: StandingsAsked) -> SafeString:
+    if not asked.query:
+        return standings_table(event, asked.after)
+    rows = standings_rows(event, asked.after)
+    return mark_safe(render_standings_table(_matching(rows, asked.query), total=len(rows)))
+
+
+def placings_table(event: Event, placings: EventPlacings, query: str = "") -> SafeString:
+    """The placings table as HTML: cached per results version when it shows everyone."""
+    if query:
+        rows = _matching(placings.rows, query)
+        context = {"rows": rows, "total": len(placings.rows)}
+        return mark_safe(render_to_string("tournaments/_placings_table.html", context))
+    key = f"{cache_key(event)}:placings-table"
+    html = cache.get(key)
+    if html is None:
+        context = {"rows": placings.rows, "total": None}
+        html = render_to_string("tournaments/_placings_table.html", context)
+        cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output, escaped as it rendered
+
+
+def standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The standings: the final placings once the cut began or the event is over, the
+    Swiss standings (``?view=swiss``) after any played round (``?after=N``), by name
+    (``?q=``). With htmx (the search box, live.js) the table alone."""
+    event = visible_event_or_404(request.user, event_id)
+    played = _swiss_rounds(event)
+    try:
+        asked = read_asked(request, played)
+    except ServiceError as exc:
+        context = {"event": event, "error": exc.message, "played": played}
+        return render(request, "tournaments/standings.html", context, status=400)
+    placings = event_placings(event)
+    leads = placings.shown and not asked.swiss
+    if leads:
+        table = placings_table(event, placings, asked.query)
+    else:
+        table = _swiss_table(event, asked)
+    if request.htmx:
+        return HttpResponse(table)
+    params = asked.params()
+    context = {
+        "event": event,
+        "table": table,
+        "asked": asked,
+        "played": played,
+        "placings": placings,
+        "winner": placings.winner,
+        "leads": leads,
+        "live_query": urlencode(params),
+        "swiss_query": urlencode({**params, "view": "swiss"}),
+    }
+    return render(request, "tournaments/standings.html", context)
+
+
+def summary(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The event at a glance: players, rounds, the top cut, the winner, the placings and
+    the decklists the organiser published (none while they keep them private)."""
+    event = visible_event_or_404(request.user, event_id)
+    placings = event_placings(event)
+    registrations = event.registrations.exclude(status=Registration.Status.WAITLISTED)
+    rounds = list(event.rounds.order_by("number"))
+    context = {
+        "event": event,
+        "placings": placings,
+        "winner": placings.winner,
+        "table": placings_table(event, placings),
+        "players": registrations.count(),
+        "dropped": registrations.filter(status=Registration.Status.DROPPED).count(),
+        "swiss_played": sum(1 for r in rounds if r.kind == Round.Kind.SWISS),
+        "cut_played": sum(1 for r in rounds if r.kind == Round.Kind.TOP_CUT),
+        "decklists": _published_decklists(event, placings),
+    }
+    return render(request, "tournaments/summary.html", context)
+
+
+def _published_decklists(event: Event, placings: EventPlacings) -> list[dict[str, Any]]:
+    """Placings rows (in placing order) whose submitted list the organiser published:
+    all of them, or the top cut's only; none while decklists are private."""
+    if event.decklists_public not in ("all", "top_cut"):
+        return []
+    submitted = set(
+        event.registrations.filter(Q(decklist__status="submitted")).values_list("pk", flat=True)
+    )
+    return [
+        row
+        for row in placings.rows
+        if row["registration"] in submitted
+        and (event.decklists_public == "all" or row.get("cut") is not None)
+    ]
+
+
+CSV_COLUMNS = [
+    "place",
+    "place_to",
+    "place_label",
+    "player_id",
+    "name",
+    "record",
+    "match_points",
+    "top_cut",
+    "status",
+]
+# A cell starting with one of these is run as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell that spreadsheets show as text, never run as a formula."""
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def placings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The placings as CSV, one row a player, ids kept (exports name players by id too)."""
+    event = visible_event_or_404(request.user, event_id)
+    placings = event_placings(event)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    plain = f"{slugify(event.name) or f'event-{event.pk}'}-placings.csv"
+    named = f"{slugify(event.name, allow_unicode=True) or f'event-{event.pk}'}-placings.csv"
+    header = f'attachment; filename="{plain}"'
+    if named != plain:
+        header += f"; filename*=utf-8''{quote(named)}"
+    response["Content-Disposition"] = header
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for row in placings.rows:
+        writer.writerow(
+            [
+                _cell(v)
+                for v in (
+                    row["place"],
+                    row["place_to"],
+                    row["place_label"],
+                    row["player"],
+                    row["name"],
+                    row["record"],
+                    row["match_points"],
+                    row["cut"] or "",
+                    row["status"],
+                )
+            ]
+        )
+    return response
