@@ -64,7 +64,7 @@ def _printed_row(row: dict[str, Any], shown: list[str]) -> dict[str, Any]:
             row["player"],
             row["match_points"],
             row["record"],
-            [f"{100 * row[key]:.2f}" for key in shown],
+            [f"{100 * row[key]:.2f}%" for key in shown],  # 0.4444 prints as 44.44%
         ),
         "dropped": row.get("dropped", False),
         "disqualified": row.get("disqualified", False),

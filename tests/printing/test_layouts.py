@@ -195,7 +195,8 @@ def test_standings_rank_with_tiebreakers(full_event):
     rows = [line.split() for line in lines if line[:1].isdigit()]
     assert [row[0] for row in rows] == [str(rank) for rank in range(1, 10)]
     first = rows[0]  # a 2-1 winner: 3 points, 1-0-0, tiebreakers as percentages
-    assert first[3:6] == ["3", "1-0-0", "33.33"] and first[6] == "66.67"
+    assert first[3:6] == ["3", "1-0-0", "33.33%"] and first[6] == "66.67%"
+    assert "at least 33.33% (the 33% floor)" in " ".join(lines)
 
 
 def test_qr_code_holds_the_match_result_address(round_one, tmp_path: Path):
