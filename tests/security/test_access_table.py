@@ -203,7 +203,13 @@ TABLE: dict[str, list[Case]] = {
         post(E("login", "302", "403", "403"), changes=frozenset({"player"})),
     ],
     "tournaments:pairings": [get(ALL_200)],
-    "tournaments:standings": [get(ALL_200)],
+    "tournaments:standings": [
+        get(ALL_200),
+        get(ALL_200, query={"view": "swiss", "after": "1", "q": "pat"}),
+        get(E("400", "400", "400", "400"), query={"after": "99"}),
+    ],
+    "tournaments:summary": [get(ALL_200)],
+    "tournaments:placings_csv": [get(ALL_200)],
     "tournaments:bracket": [get(ALL_200)],
     "tournaments:projector": [get(ALL_200)],
     "tournaments:hall": [
@@ -513,6 +519,8 @@ DRAFT_ROUTES = [
     "tournaments:event",
     "tournaments:pairings",
     "tournaments:standings",
+    "tournaments:summary",
+    "tournaments:placings_csv",
     "tournaments:bracket",
     "tournaments:projector",
     "tournaments:hall",
