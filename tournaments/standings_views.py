@@ -57,9 +57,8 @@ class StandingsAsked:
 
 
 def _swiss_rounds(event: Event) -> list[int]:
-    return list(
-        event.rounds.filter(kind=Round.Kind.SWISS).order_by("number").values_list("number", flat=True)
-    )
+    swiss = event.rounds.filter(kind=Round.Kind.SWISS).order_by("number")
+    return list(swiss.values_list("number", flat=True))
 
 
 def read_asked(request: HttpRequest, played: list[int]) -> StandingsAsked:
@@ -124,10 +123,7 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "tournaments/standings.html", context, status=400)
     placings = event_placings(event)
     leads = placings.shown and not asked.swiss
-    if leads:
-        table = placings_table(event, placings, asked.query)
-    else:
-        table = _swiss_table(event, asked)
+    table = placings_table(event, placings, asked.query) if leads else _swiss_table(event, asked)
     if request.htmx:
         return HttpResponse(table)
     params = asked.params()
