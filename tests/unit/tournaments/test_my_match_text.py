@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from tournaments.match_games import InvalidResult, Score, check_score
-from tournaments.my_match import seat_text, tap_score, tap_scores
+from tournaments.my_match import idle_text, seat_text, tap_score, tap_scores
 
 
 def texts(match_format: str, top_cut: bool = False) -> list[str]:
@@ -62,3 +62,57 @@ def test_the_seat_reads_round_table_and_opponent_or_the_bye():
         player_b_id=None,
     )
     assert seat_text(bye, ada) == "Round 4 — you have the bye"
+
+
+# --- why a player has no match -----------------------------------------------------------
+
+
+def player(status: str = "registered", dropped_after: int | None = None, dq: bool = False):
+    return SimpleNamespace(status=status, dropped_after_round=dropped_after, disqualified=dq)
+
+
+def placing(label: str, cut: str | None = None, decided: bool = True) -> dict:
+    return {"place_label": label, "cut": cut, "decided": decided}
+
+
+def test_a_knocked_out_player_reads_their_band_and_where_the_cut_is():
+    idle = idle_text(
+        player(), placing("5th\u20138th", "quarterfinal"), event_over=False, cut_now="semifinal"
+    )
+    assert idle.title == "You finished 5th\u20138th."
+    assert idle.hint.startswith(
+        "You lost in the quarterfinals. The top cut continues with the semifinals"
+    )
+
+
+def test_a_player_outside_the_cut_reads_their_swiss_place():
+    idle = idle_text(player(), placing("9th"), event_over=False, cut_now="final")
+    assert (idle.title, idle.hint.split(".")[0]) == (
+        "You finished 9th.",
+        "You did not make the top cut",
+    )
+    assert "continues with the final:" in idle.hint
+
+
+def test_dropped_and_disqualified_players_are_told_so():
+    assert idle_text(player("dropped", 3), None, event_over=False, cut_now=None).title == (
+        "You dropped after round 3."
+    )
+    over = idle_text(player("dropped", 3), placing("12th"), event_over=True, cut_now=None)
+    assert over.hint == "You will not be paired again. You finished 12th."
+    assert idle_text(player("dropped"), None, event_over=False, cut_now=None).title == (
+        "You dropped from this event."
+    )
+    dq = idle_text(player(dq=True), placing("16th"), event_over=True, cut_now=None)
+    assert dq.title == "You were disqualified from this event."
+
+
+def test_a_player_still_in_the_cut_or_between_rounds_waits_for_pairings():
+    assert (
+        idle_text(
+            player(), placing("Top 4", "semifinal", False), event_over=False, cut_now="semifinal"
+        )
+        is None
+    )
+    assert idle_text(player(), None, event_over=False, cut_now=None) is None
+    assert idle_text(player(), placing("3rd"), event_over=False, cut_now=None) is None
