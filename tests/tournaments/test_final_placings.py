@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import play_out
 from tournaments import results, rounds, services
 from tournaments.match_games import Score
-from tournaments.models import Event, Match, Round
+from tournaments.models import Event, Match, Registration, Round
 from tournaments.placings import event_placings
 from tournaments.standings_cache import results_changed, standings_rows
 
@@ -247,3 +247,18 @@ def test_the_placings_come_from_the_top_cut_matches(swiss_done, organiser):
     assert [row["name"] for row in placings.rows[:4]] == [seeds[3], seeds[2], seeds[0], seeds[1]]
     assert placings.winner["name"] == seeds[3]
     assert Match.objects.filter(round__event=event, round__kind="top_cut").count() == 3
+
+
+def test_a_disqualified_player_is_marked_and_placed_last(client, make_world, organiser):
+    world = make_world(6, rounds_played=3, paired=False, swiss_rounds=3)
+    event = world.event
+    cheat = world.registrations[0]
+    Registration.objects.filter(pk=cheat.pk).update(disqualified=True)
+    results_changed(event)  # as the disqualification's service does
+    rows = list(
+        csv.DictReader(io.StringIO(client.get(f"/events/{event.pk}/placings.csv").content.decode()))
+    )
+    assert (rows[-1]["name"], rows[-1]["status"], rows[-1]["place"]) == ("P01", "disqualified", "6")
+    page = text(client.get(f"/events/{event.pk}/standings/"))
+    assert "6th P01 disqualified" in page
+    assert "Winner: P01" not in page
