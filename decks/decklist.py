@@ -554,6 +554,24 @@ class PoolIndex:
                 return Entry(short, reading[1], entry.line), short
         return entry, canonical
 
+    def _best_guess(
+        self, entry: Entry, reading: tuple[str, int] | None
+    ) -> tuple[Entry, tuple[str, ...]]:
+        """An unknown entry and its suggestions. "Embr Tithe 4" is most likely four of a
+        misspelt "Ember Tithe": when the shorter name's best suggestion is the closer match,
+        the shorter name is the one reported, so fixing its spelling keeps the count."""
+        hints = self.suggest(entry.name)
+        if reading is None:
+            return entry, hints
+        short_hints = self.suggest(reading[0])
+        if short_hints and (
+            not hints
+            or fuzz.ratio(card_key(reading[0]), card_key(short_hints[0]))
+            > fuzz.ratio(card_key(entry.name), card_key(hints[0]))
+        ):
+            return Entry(reading[0], reading[1], entry.line), short_hints
+        return entry, hints
+
     def resolve(self, parsed: DeckLike | Mapping[str, Any], *, suggest: bool = True) -> Resolution:
         """Rename entries to canonical pool names, merge, and list unknown names in input order.
 
@@ -569,7 +587,7 @@ class PoolIndex:
                 reading = readings.get((zone, card_key(listed.name))) if readings else None
                 entry, canonical = self._lookup(listed, reading)
                 if canonical is None:
-                    hints = self.suggest(entry.name) if suggest else ()
+                    entry, hints = self._best_guess(entry, reading) if suggest else (entry, ())
                     result.unknown.append(Unknown(entry.name, entry.count, entry.line, zone, hints))
                     continue
                 i = at.get(canonical)

@@ -121,6 +121,14 @@ def test_a_trailing_number_stays_part_of_a_name_the_pool_has():
     assert leading.main == [] and leading.unknown[0].name == "Ember Tithe 4"
 
 
+def test_a_misspelt_name_with_a_count_after_it_is_reported_without_the_count():
+    """Fixing "Embr Tithe" to "Ember Tithe" on the line keeps its count of 4."""
+    (unknown,) = resolve(parse("Embr Tithe 4"), POOL).unknown
+    assert (unknown.name, unknown.count, unknown.suggestions[0]) == ("Embr Tithe", 4, "Ember Tithe")
+    (unknown,) = resolve(parse("Agnt 47"), PoolIndex(["Agent 47", "Ash"])).unknown
+    assert (unknown.name, unknown.count, unknown.suggestions) == ("Agnt 47", 1, ("Agent 47",))
+
+
 def test_a_count_after_the_name_adds_up_over_repeated_lines():
     resolution = resolve(parse("Ember Tithe 2\nember tithe 2\nSB: Quiet Ledger 3"), POOL)
     assert pairs(resolution.main) == [("Ember Tithe", 4)]
