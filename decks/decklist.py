@@ -195,7 +195,7 @@ _BULLETS = "\u2022\u00b7\u25cf\u25cb\u25aa\u25ab\u25a0\u25a1\u25e6\u2023\u2043\u
 _BULLET = re.compile(rf"(?:[{_BULLETS}\u2013\u2014]\s*|[-*+>]\s+)+")
 # Set codes and collector numbers: "(EMB) 10", "[EMB]", "(EMB) 10a *F*", "[EMB] Name". A code
 # has a letter and is not a count ("(4)", "(x4)").
-_CODE = rf"[(\[]\s*(?!{_X}?\d+{_X}?\s*[)\]])(?=[^)\]]*[A-Za-z])[A-Za-z0-9]{{2,8}}\s*[)\]]"
+_CODE = rf"[(\[]\s*(?!{_X}?\d+{_X}?\s*[)\]])(?=\d{{0,7}}[A-Za-z])[A-Za-z0-9]{{2,8}}\s*[)\]]"
 _COLLECTOR = r"#?[A-Za-z]{0,3}\d{1,4}[A-Za-z]?(?:/\d{1,4})?"
 _FOIL = r"\*[A-Za-z]{1,2}\*"
 _NOT_NAME = (
