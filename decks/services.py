@@ -102,7 +102,7 @@ def check_text(event: Event, text: str) -> DeckReport:
         text=text,
     )
     report.legal, report.violations = legality(event.game, report.main, report.sideboard, data)
-    if not report.ready:
+    if not report.ready or not (report.main or report.sideboard):
         report.legal = False
         report.violations = _while_lines_are_unread(report)
     return report
@@ -111,10 +111,10 @@ def check_text(event: Event, text: str) -> DeckReport:
 def _while_lines_are_unread(report: DeckReport) -> list[dict]:
     """The violations worth showing next to unread lines and unknown names.
 
-    With nothing read, "0 cards" and "no Main Syndicate" only restate that the lines need
-    fixing. The Main Syndicate is worked out from the cards (202.1: the Major Syndicate with
-    the most Deck cards), so while some lines are unread it cannot be judged: they may hold
-    its cards.
+    With no card read (an empty box, or every line to fix), "0 cards" and "no Main
+    Syndicate" only restate that: the count and the lines to fix say it. The Main Syndicate
+    is worked out from the cards (202.1: the Major Syndicate with the most Deck cards), so
+    while some lines are unread it cannot be judged: they may hold its cards.
     """
     if not report.main and not report.sideboard:
         return []
