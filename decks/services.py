@@ -102,21 +102,21 @@ def check_text(event: Event, text: str) -> DeckReport:
         text=text,
     )
     report.legal, report.violations = legality(event.game, report.main, report.sideboard, data)
-    if not report.ready or not (report.main or report.sideboard):
+    if not report.ready or not report.main:
         report.legal = False
         report.violations = _while_lines_are_unread(report)
     return report
 
 
 def _while_lines_are_unread(report: DeckReport) -> list[dict]:
-    """The violations worth showing next to unread lines and unknown names.
+    """The violations worth showing next to unread lines and unknown names, or for no cards.
 
-    With no card read (an empty box, or every line to fix), "0 cards" and "no Main
-    Syndicate" only restate that: the count and the lines to fix say it. The Main Syndicate
-    is worked out from the cards (202.1: the Major Syndicate with the most Deck cards), so
-    while some lines are unread it cannot be judged: they may hold its cards.
+    The Main Syndicate is worked out from the cards (202.1: the Major Syndicate with the
+    most Deck cards): with no Deck cards there is nothing to work it out from, and while
+    some lines are unread it cannot be judged, as they may hold its cards. With every line
+    to fix and none read, "0 cards" too only restates what the lines to fix say.
     """
-    if not report.main and not report.sideboard:
+    if not report.ready and not report.main and not report.sideboard:
         return []
     return [v for v in report.violations if v["rule"] != "202.1"]
 

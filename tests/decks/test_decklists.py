@@ -428,7 +428,7 @@ def test_a_list_that_could_not_be_read_does_not_claim_it_has_no_main_syndicate(c
     nothing_read = services.check_text(hall, "4 Embr Tithe\n4 Kindlng Offer")
     assert nothing_read.violations == []  # "0 cards" and "no Main Syndicate" say nothing new
     empty = services.check_text(hall, "\n# my list\n")
-    assert empty.violations == [] and not empty.legal
+    assert [v["rule"] for v in empty.violations] == ["201.1"] and not empty.legal
 
 
 def test_a_deck_without_major_cards_is_told_how_its_main_syndicate_is_chosen(hall):
