@@ -5,18 +5,28 @@ form, the deck-check screen, ``validate_decks`` and the benchmarks read a list t
 
 Accepted lines (one card a line; see ``parse``):
 
-* ``4 Name``, ``4x Name``, ``4 x Name``, ``4X Name`` (or a multiplication sign) -- a
-  leading count always wins, so ``1 Agent 47`` is one "Agent 47";
-* ``Name x4``, ``Name x 4``, ``Name 4x`` -- a trailing count needs an explicit ``x``: card names
-  may end in a number, so ``Name 4`` is one card called "Name 4";
+* ``4 Name``, ``4x Name``, ``4 x Name``, ``4X Name``, ``x4 Name`` (or a multiplication sign),
+  ``4 - Name``, ``4: Name`` -- a leading count always wins, so ``1 Agent 47`` is one "Agent 47";
+* ``Name x4``, ``Name x 4``, ``Name 4x``, ``Name (x4)`` -- a trailing count with an ``x``;
+* ``Name 4`` or ``Name (4)`` -- read as four "Name" only by ``resolve``, and only when the pool
+  has "Name" but no card called "Name 4": card names may end in a number ("Agent 47");
 * ``4<TAB>Name`` / ``Name<TAB>4`` (spreadsheet paste), ``4,Name`` / ``Name,4`` / ``4,"Name, with
   comma"`` (CSV); a header row such as ``count,name`` or ``Quantity<TAB>Card`` is skipped;
-* ``Name`` alone: one copy;
+* ``Name`` alone: one copy; ``4 "Name"``: the name exactly as written between the quotes;
+* bullets and dashes before a line (``•``, ``-``, ``*``, ``+``, ``>``, en and em dashes, ...);
+* set codes and collector numbers, which are not part of the name: ``4 Name (EMB) 10``,
+  ``4 Name [EMB]``, ``4 Name (EMB) 10 *F*``, ``4 [EMB] Name`` (a code has a letter, so
+  ``Name (4)`` is a count; a card whose name really ends in a code is written in quotes);
 * blank lines and comments (``#`` or ``//`` at the start of a line) are skipped;
-* headings, case-insensitive, optional colon and card count (``Sideboard (10)``, ``Deck: 60``):
-  ``Sideboard``/``Side board``/``SB`` switch to the sideboard, ``Main``/``Main deck``/``Maindeck``/
-  ``Mainboard``/``Deck`` back to the main deck;
+* headings, case-insensitive, optional colon and card count (``Sideboard (10)``, ``Deck: 60``),
+  also marked up as in forum posts (``### Sideboard``, ``**Sideboard**``, ``// Sideboard``):
+  ``Sideboard``/``Side board``/``SB`` switch to the sideboard, ``Main``/``Main deck``/
+  ``Maindeck``/``Mainboard``/``Deck`` back to the main deck;
 * ``SB: 2 Name`` puts that one line in the sideboard (MTGO ``.dec`` style).
+
+A line that cannot be read becomes a ``Problem`` whose message says why and what was expected
+(``str(problem)``: ``Line 7 "Ember Tith x": no count after the "x" -- expected a line like
+"4 Ember Tith" or "Ember Tith x4".``).
 
 A blank line never starts the sideboard: players group their main deck with blank lines, and
 guessing would silently move cards. A list pasted MTGO-style (sideboard after a blank line, no
@@ -78,14 +88,24 @@ class Problem:
     text: str
     message: str
 
+    def __str__(self) -> str:
+        """The whole sentence, for places that show a problem without its line and text."""
+        return f'Line {self.line} "{self.text}": {self.message}'
+
 
 @dataclass(slots=True)
 class ParsedList:
-    """What ``parse`` read: entries per zone (repeated names added up) and unreadable lines."""
+    """What ``parse`` read: entries per zone (repeated names added up) and unreadable lines.
+
+    ``counts_after`` holds the other reading of names such as "Ember Tithe 4" that ended in a
+    bare number on lines without a count: ``(zone, card_key(name)) -> (shorter name, count)``.
+    Only the pool can say which reading is meant, so ``resolve`` decides.
+    """
 
     main: list[Entry] = field(default_factory=list)
     sideboard: list[Entry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    counts_after: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -154,31 +174,58 @@ def clean_name(name: str) -> str:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NUMBER = r"[+-]?\d+(?:\.\d+)?"  # wider than a count, so "0.5" or "-1" is reported, not a name
 _X = "[xX\u00d7]"
-_LEADING = re.compile(rf"({_NUMBER})(?:\s*{_X})?\s+(.+)")
-_TRAILING = re.compile(rf"(.*\S)\s+(?:{_X}\s*({_NUMBER})|({_NUMBER})\s*{_X})")
+_DASH = "[-\u2013\u2014]"
+# "4 Name", "4x Name", "4: Name", "4 - Name"
+_LEADING = re.compile(rf"({_NUMBER})(?:\s*{_X})?(?:\s*:|\s+{_DASH}+)?\s+(.+)")
+_X_LEADING = re.compile(r"[x\u00d7]\s*(\d+)\s+(.+)")  # "x4 Name"; lowercase: "X2 Rocket" is a name
+_TRAILING = re.compile(rf"(.*\S)\s+[(\[]?(?:{_X}\s*({_NUMBER})|({_NUMBER})\s*{_X})[)\]]?")
 _COUNT_FIELD = re.compile(rf"(?:{_X}\s*)?({_NUMBER})(?:\s*{_X})?")
 _NAME_THEN_NUMBER = re.compile(r"(.+?) \d+")
+_NAME_THEN_COUNT = re.compile(r"(.+?) (?:(\d{1,2})|\((\d{1,2})\)|\[(\d{1,2})\])")
+_DANGLING_X = re.compile(r"(.*\S) [x\u00d7]")  # "Ember Tithe x": the count was left off
 _SB_PREFIX = re.compile(r"sb\s*:\s*(.*)", re.IGNORECASE)
 _HEADING = re.compile(
     r"(?P<word>sideboard|side board|sb|main|main ?deck|main ?board|deck)\s*:?\s*"
     r"(?:[(\[]\s*\d+\s*(?:cards?)?\s*[)\]]|\d+\s*(?:cards?)?)?\s*:?",
     re.IGNORECASE,
 )
+_MARKUP = re.compile(r"(?:#+|/{2,}|[*_]+)?\s*(.*?)\s*[*_]*", re.DOTALL)  # "### Sideboard"
+# Bullets and dashes before a line: "• 4 Name", "- 4 Name", en and em dashes, squares, arrows.
+_BULLETS = "\u2022\u00b7\u25cf\u25cb\u25aa\u25ab\u25a0\u25a1\u25e6\u2023\u2043\u25ba\u25b8"
+_BULLET = re.compile(rf"(?:[{_BULLETS}\u2013\u2014]\s*|[-*+>]\s+)+")
+# Set codes and collector numbers: "(EMB) 10", "[EMB]", "(EMB) 10a *F*", "[EMB] Name". A code
+# has a letter and is not a count ("(4)", "(x4)").
+_CODE = rf"[(\[]\s*(?!{_X}?\d+{_X}?\s*[)\]])(?=\d{{0,7}}[A-Za-z])[A-Za-z0-9]{{2,8}}\s*[)\]]"
+_COLLECTOR = r"#?[A-Za-z]{0,3}\d{1,4}[A-Za-z]?(?:/\d{1,4})?"
+_FOIL = r"\*[A-Za-z]{1,2}\*"
+_NOT_NAME = (
+    re.compile(rf"(.*?\S)\s*{_CODE}(?:\s+{_COLLECTOR})?(?:\s+{_FOIL})?"),
+    re.compile(rf"(.*?\S)\s+{_FOIL}"),
+    re.compile(rf"{_CODE}\s*(.+)"),
+    re.compile(rf"(?:{_DASH}|:)\s+(.+)"),
+)
+_MAYBE_NOT_NAME = re.compile(r"[(\[*:\-\u2013\u2014]")  # a cheap test before the patterns
 _SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "sb"})
 _HEADER_COUNT = frozenset({"count", "qty", "quantity", "amount", "number", "copies", "#", "n"})
 _HEADER_NAME = frozenset({"name", "card", "card name", "cardname", "card_name", "title"})
+_PLACEHOLDER = "Card Name"
+
+
+def _expected(name: str = "") -> str:
+    """The end of every problem message: what a readable line looks like, with this card."""
+    return f'expected a line like "4 {name or _PLACEHOLDER}"'
 
 
 def _count(text: str) -> int | str:
-    """The count, or why it is not one (a message for the player)."""
+    """The count, or why it is not one (the start of a message for the player)."""
     if not text.isdecimal():  # the digits re.\d matches, which int() reads
-        return f"'{text}' is not a whole number: {COUNT_RULE}."
+        return f"'{text}' is not a whole number: {COUNT_RULE}"
     try:
         value = int(text)
     except ValueError:  # pragma: no cover - \d and int() agree on digits
-        return f"'{text}' is not a whole number: {COUNT_RULE}."
+        return f"'{text}' is not a whole number: {COUNT_RULE}"
     if not MIN_COUNT <= value <= MAX_COUNT:
-        return f"Count {value} is out of range: {COUNT_RULE}."
+        return f"count {value} is out of range: {COUNT_RULE}"
     return value
 
 
@@ -221,6 +268,15 @@ def _count_in(field_text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _too_many_columns(fields: list[str]) -> str:
+    """Why a spreadsheet row with extra columns is not read, naming its own card if it can."""
+    name = next((f for f in fields if not _count_in(f)), _PLACEHOLDER)
+    return (
+        f"{len(fields)} columns \u2014 expected two, the count and the card name, "
+        f'like "4<tab>{name}".'
+    )
+
+
 def _read_entry(text: str) -> tuple[str | None, str] | str:
     """(count text or None for "one copy", name) from an entry line, or a problem message."""
     if "\t" in text:
@@ -232,8 +288,8 @@ def _read_entry(text: str) -> tuple[str | None, str] | str:
             if _is_header(fields):
                 return ""
             if len(fields) > 2 and (_count_in(fields[0]) or _count_in(fields[-1])):
-                return f"Expected two columns (count and card name), found {len(fields)}."
-    match = _LEADING.fullmatch(text)  # the usual line: try it before collapsing whitespace
+                return _too_many_columns(fields)
+    match = _LEADING.fullmatch(text) or _X_LEADING.fullmatch(text)  # the usual lines first
     if match:
         return match.group(1), match.group(2)
     text = clean_name(text)  # one space between words keeps _TRAILING's backtracking linear
@@ -258,31 +314,86 @@ def _read_entry(text: str) -> tuple[str | None, str] | str:
     if match:
         return match.group(2) or match.group(3), match.group(1)
     if _COUNT_FIELD.fullmatch(text):
-        return "A count but no card name."
-    if len(text) >= 2 and text[0] == text[-1] == '"':  # "Name" on its own, CSV-quoted
-        text = text[1:-1]
+        return f"a count but no card name \u2014 {_expected()}."
     return None, text
+
+
+def _name(text: str) -> tuple[str, bool]:
+    """(the card name in ``text``, whether it was quoted): set codes, collector numbers and a
+    separator left after the count are not part of a name; a quoted name is kept as written."""
+    name = clean_name(text)
+    if len(name) >= 2 and name[0] == name[-1] == '"':
+        return clean_name(name[1:-1]), True
+    # Until nothing more comes off, so a name read once reads the same when read again.
+    while _MAYBE_NOT_NAME.search(name):
+        match = next((m for p in _NOT_NAME if (m := p.fullmatch(name))), None)
+        if match is None:
+            break
+        name = match.group(1)
+    return name, False
+
+
+def _heading(line: str) -> str | None:
+    """The zone a heading line switches to (also ``### Sideboard``, ``**Main**``), or None."""
+    inner = _MARKUP.fullmatch(line)
+    heading = _HEADING.fullmatch(clean_name(inner.group(1) if inner else line))
+    if heading is None:
+        return None
+    return SIDEBOARD if clean_name(heading.group("word")).casefold() in _SIDEBOARD_WORDS else MAIN
+
+
+def _count_after(name: str) -> tuple[str, int] | None:
+    """("Ember Tithe", 4) for a name such as "Ember Tithe 4" or "Ember Tithe (4)", else None."""
+    match = _NAME_THEN_COUNT.fullmatch(name)
+    if match is None:
+        return None
+    count = int(match.group(2) or match.group(3) or match.group(4))
+    return (match.group(1), count) if MIN_COUNT <= count <= MAX_COUNT else None
+
+
+def _count_problem(why: str, count_text: str, name: str, line: str) -> str:
+    """A count that is not one: why, the line expected, and a hint when it may be a name."""
+    message = f"{why} \u2014 {_expected(name)}."
+    if _LEADING.fullmatch(line) and count_text.isdecimal() and len(count_text) > 2:
+        message += f' If the number is part of the card name, put the count first: "1 {line}".'
+    return message
+
+
+def _decode(text: object) -> str:
+    """Text from whatever a form, file or test hands over, without a byte-order mark."""
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        text = "" if text is None else str(text)
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def parse(text: str) -> ParsedList:
     """Read decklist text line by line; never raises: what it cannot read becomes a ``Problem``."""
     parsed = ParsedList()
-    if isinstance(text, bytes | bytearray):
-        text = bytes(text).decode("utf-8", errors="replace")
-    elif not isinstance(text, str):
-        text = "" if text is None else str(text)
-    if text.startswith("\ufeff"):
-        text = text[1:]
     zones: dict[str, list[Entry]] = {MAIN: parsed.main, SIDEBOARD: parsed.sideboard}
     seen: dict[str, dict[str, int]] = {MAIN: {}, SIDEBOARD: {}}  # key -> index in the zone list
+    after: dict[tuple[str, str], tuple[str, int, int]] = {}  # slot -> (name, count, lines)
     zone = MAIN
-    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+    for number, raw in enumerate(_LINE_BREAK.split(_decode(text)), start=1):
         line = raw.strip()
-        if not line or line[0] == "#" or line.startswith("//"):
+        if line and not "0" <= line[0] <= "9":
+            bullet = _BULLET.match(line)
+            if bullet:
+                line = line[bullet.end() :]
+        if not line:
+            continue
+        if line[0] == "#" or line.startswith("//"):  # a comment, unless it is a heading
+            zone = _heading(line) or zone
             continue
         if len(line) > MAX_LINE_LENGTH:
             parsed.problems.append(
-                Problem(number, line[:80] + "…", f"Line longer than {MAX_LINE_LENGTH} characters.")
+                Problem(
+                    number,
+                    line[:80] + "…",
+                    f"longer than {MAX_LINE_LENGTH} characters \u2014 expected one card a "
+                    f'line, like "4 {_PLACEHOLDER}".',
+                )
             )
             continue
         target = zone
@@ -290,7 +401,7 @@ def parse(text: str) -> ParsedList:
             leading = _LEADING.fullmatch(line)
             read = leading.group(1, 2) if leading else _read_entry(line)
         else:
-            if line[0] in "sSmMdD":  # the only letters a heading or SB: prefix starts with
+            if line[0] in "sSmMdD*_":  # the only first letters of a heading or an SB: prefix
                 prefix = _SB_PREFIX.fullmatch(line)
                 if prefix:
                     line = prefix.group(1)
@@ -299,35 +410,37 @@ def parse(text: str) -> ParsedList:
                         continue
                     target = SIDEBOARD
                 else:
-                    heading = _HEADING.fullmatch(clean_name(line))
+                    heading = _heading(line)
                     if heading:
-                        word = clean_name(heading.group("word")).casefold()
-                        zone = SIDEBOARD if word in _SIDEBOARD_WORDS else MAIN
+                        zone = heading
                         continue
             read = _read_entry(line)
         if isinstance(read, str):
             if read:
                 parsed.problems.append(Problem(number, raw.strip(), read))
             continue  # "" is a header row
-        count_text, name = read
-        name = clean_name(name)
-        count: int | str = 1 if count_text is None else _count(count_text)
+        count_text, text_name = read
+        name, quoted = _name(text_name)
+        count = 1 if count_text is None else _count(count_text)
+        problem = ""
         if isinstance(count, str):
-            if _LEADING.fullmatch(line) and count_text.isdecimal() and len(count_text) > 2:
-                count += (
-                    f' If the number is part of the card name, put the count first: "1 {line}".'
-                )
-            parsed.problems.append(Problem(number, raw.strip(), count))
-            continue
-        if not name:
-            parsed.problems.append(Problem(number, raw.strip(), "A count but no card name."))
-            continue
-        if len(name) > MAX_NAME_LENGTH:
-            parsed.problems.append(
-                Problem(number, raw.strip(), f"Card name longer than {MAX_NAME_LENGTH} characters.")
-            )
+            problem = _count_problem(count, count_text, name, line)
+        elif count_text is None and not quoted and (dangling := _DANGLING_X.fullmatch(name)):
+            short = dangling.group(1)
+            problem = f'no count after the "x" \u2014 {_expected(short)} or "{short} x4".'
+        elif not name:
+            problem = f"a count but no card name \u2014 {_expected()}."
+        elif len(name) > MAX_NAME_LENGTH:
+            problem = f"card name longer than {MAX_NAME_LENGTH} characters."
+        if problem:
+            parsed.problems.append(Problem(number, raw.strip(), problem))
             continue
         key = card_key(name)
+        reading = _count_after(name) if count_text is None and not quoted else None
+        if reading is not None:
+            short, more = reading
+            _, total, lines = after.get((target, key), (short, 0, 0))
+            after[(target, key)] = (short, total + more, lines + 1)
         entries, index = zones[target], seen[target]
         at = index.get(key)
         if at is None:
@@ -336,7 +449,22 @@ def parse(text: str) -> ParsedList:
         else:  # the same card on two lines (two arts, a typo'd duplicate): counts add up
             first = entries[at]
             entries[at] = Entry(first.name, first.count + count, first.line)
+    parsed.counts_after = _counts_after(after, seen, zones)
     return parsed
+
+
+def _counts_after(
+    after: dict[tuple[str, str], tuple[str, int, int]],
+    seen: dict[str, dict[str, int]],
+    zones: dict[str, list[Entry]],
+) -> dict[tuple[str, str], tuple[str, int]]:
+    """The count-after readings of names every copy of which came from such a line: one
+    ``1 Ember Tithe 4`` (an explicit count) means the name is meant whole."""
+    return {
+        (zone, key): (short, total)
+        for (zone, key), (short, total, lines) in after.items()
+        if zones[zone][seen[zone][key]].count == lines
+    }
 
 
 # --------------------------------------------------------------------------- resolve
@@ -416,6 +544,34 @@ class PoolIndex:
             names = [first, *(n for n in names if n != first)]
         return tuple(names[:SUGGESTIONS])
 
+    def _lookup(self, entry: Entry, reading: tuple[str, int] | None) -> tuple[Entry, str | None]:
+        """The entry and its canonical name; "Ember Tithe 4" is four "Ember Tithe" only when
+        the pool has no card of the whole name and has one of the shorter name."""
+        canonical = self._by_key.get(card_key(entry.name))
+        if canonical is None and reading is not None:
+            short = self._by_key.get(card_key(reading[0]))
+            if short is not None:
+                return Entry(short, reading[1], entry.line), short
+        return entry, canonical
+
+    def _best_guess(
+        self, entry: Entry, reading: tuple[str, int] | None
+    ) -> tuple[Entry, tuple[str, ...]]:
+        """An unknown entry and its suggestions. "Embr Tithe 4" is most likely four of a
+        misspelt "Ember Tithe": when the shorter name's best suggestion is the closer match,
+        the shorter name is the one reported, so fixing its spelling keeps the count."""
+        hints = self.suggest(entry.name)
+        if reading is None:
+            return entry, hints
+        short_hints = self.suggest(reading[0])
+        if short_hints and (
+            not hints
+            or fuzz.ratio(card_key(reading[0]), card_key(short_hints[0]))
+            > fuzz.ratio(card_key(entry.name), card_key(hints[0]))
+        ):
+            return Entry(reading[0], reading[1], entry.line), short_hints
+        return entry, hints
+
     def resolve(self, parsed: DeckLike | Mapping[str, Any], *, suggest: bool = True) -> Resolution:
         """Rename entries to canonical pool names, merge, and list unknown names in input order.
 
@@ -424,12 +580,14 @@ class PoolIndex:
         re-validation only needs to know that a name is unknown.
         """
         result = Resolution(problems=list(getattr(parsed, "problems", ())))
+        readings = getattr(parsed, "counts_after", None) or {}
         for zone, out in ((MAIN, result.main), (SIDEBOARD, result.sideboard)):
             at: dict[str, int] = {}
-            for entry in _entries(_zone(parsed, zone)):
-                canonical = self._by_key.get(card_key(entry.name))
+            for listed in _entries(_zone(parsed, zone)):
+                reading = readings.get((zone, card_key(listed.name))) if readings else None
+                entry, canonical = self._lookup(listed, reading)
                 if canonical is None:
-                    hints = self.suggest(entry.name) if suggest else ()
+                    entry, hints = self._best_guess(entry, reading) if suggest else (entry, ())
                     result.unknown.append(Unknown(entry.name, entry.count, entry.line, zone, hints))
                     continue
                 i = at.get(canonical)
@@ -478,8 +636,9 @@ def render(main: Iterable[Any], sideboard: Iterable[Any] = ()) -> str:
     """Canonical text: ``4 Name`` lines, then a ``Sideboard`` heading; ``parse`` reads it back.
 
     Counts over 99 are written on several lines (they add up again when parsed); entries
-    with no name or a count below 1 are left out. A name starting with ``x `` is written
-    ``1x x Name`` so the ``x`` is not read as the count separator.
+    with no name or a count below 1 are left out. A name that would not read back after its
+    count (one ending in a set code, starting with ``x `` or a dash, or in quotes) is
+    written in quotes, which ``parse`` keeps as written.
     """
 
     def lines(items: Iterable[Any]) -> list[str]:
@@ -488,11 +647,11 @@ def render(main: Iterable[Any], sideboard: Iterable[Any] = ()) -> str:
             name = clean_name(entry.name)
             if not name or entry.count < MIN_COUNT:
                 continue
-            sep = "x " if len(name) > 1 and name[0] in "xX\u00d7" and name[1] == " " else " "
+            written = name if _reads_back(name) else f'"{name}"'
             left = entry.count
             while left > 0:
                 chunk = min(left, MAX_COUNT)
-                out.append(f"{chunk}{sep}{name}")
+                out.append(f"{chunk} {written}")
                 left -= chunk
         return out
 
@@ -503,6 +662,12 @@ def render(main: Iterable[Any], sideboard: Iterable[Any] = ()) -> str:
             parts.append("")
         parts += ["Sideboard", *side_lines]
     return "\n".join(parts) + "\n" if parts else ""
+
+
+def _reads_back(name: str) -> bool:
+    """Whether ``1 name`` parses as this very name (see ``render``)."""
+    match = _LEADING.fullmatch(f"1 {name}")
+    return match is not None and _name(match.group(2)) == (name, False)
 
 
 def to_payload(entries: Iterable[Any]) -> list[dict[str, Any]]:

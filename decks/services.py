@@ -43,6 +43,11 @@ class DeckReport:
         return not self.problems and not self.unknown
 
     @property
+    def lines_to_fix(self) -> int:
+        """Lines not read or naming no card in the pool: shown next to the card count."""
+        return len(self.problems) + len(self.unknown)
+
+    @property
     def main_count(self) -> int:
         return sum(entry["count"] for entry in self.main)
 
@@ -97,9 +102,45 @@ def check_text(event: Event, text: str) -> DeckReport:
         text=text,
     )
     report.legal, report.violations = legality(event.game, report.main, report.sideboard, data)
-    if not report.ready:
+    if not report.ready or not report.main:
         report.legal = False
+        report.violations = _while_lines_are_unread(report)
     return report
+
+
+def _while_lines_are_unread(report: DeckReport) -> list[dict]:
+    """The violations worth showing next to unread lines and unknown names, or for no cards.
+
+    The Main Syndicate is worked out from the cards (202.1: the Major Syndicate with the
+    most Deck cards): with no Deck cards there is nothing to work it out from, and while
+    some lines are unread it cannot be judged, as they may hold its cards. With every line
+    to fix and none read, "0 cards" too only restates what the lines to fix say.
+    """
+    if not report.ready and not report.main and not report.sideboard:
+        return []
+    return [v for v in report.violations if v["rule"] != "202.1"]
+
+
+def _main_syndicate_as_chosen_here(violation: dict, data: dict[str, dict]) -> dict:
+    """A 202.1 violation worded for a decklist, which designates no syndicate: Arbiter takes
+    the Major Syndicate with the most Deck cards, so asking to "designate" one is no help."""
+    message = violation["message"]
+    if violation["rule"] != "202.1" or "designate" not in message:
+        return violation
+    if message.startswith("No Main Syndicate"):
+        majors = sorted({c["syndicate"] for c in data.values() if c.get("tier") == "major"})
+        listed = f" ({', '.join(majors)})" if majors else ""
+        message = (
+            f"No Main Syndicate: no card in the Deck belongs to a Major Syndicate{listed}. "
+            "The Main Syndicate is the Major Syndicate with the most cards in the Deck, so "
+            "the Deck needs cards of one."
+        )
+    else:  # a tie: "EMB and TID tie for the most Deck cards (8 each); designate one ..."
+        message = message.split("; designate", 1)[0] + (
+            "; the Main Syndicate is the Major Syndicate with the most cards in the Deck, so "
+            "one of them needs more cards than the other."
+        )
+    return {**violation, "message": message}
 
 
 def legality(
@@ -121,7 +162,10 @@ def legality(
             ]
         }
     ruling = adjudicate(game, "deck-legality", payload)
-    return ruling["legal"], ruling["violations"]
+    violations = ruling["violations"]
+    if game == "iacta":
+        violations = [_main_syndicate_as_chosen_here(v, data) for v in violations]
+    return ruling["legal"], violations
 
 
 def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: bool) -> dict:

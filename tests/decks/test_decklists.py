@@ -15,11 +15,17 @@ from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from judging.models import Penalty
 from tests.conftest import make_event, refused
+from tests.unit.decks.decklist_exports import EXPORTS
+from tests.unit.decks.decklist_exports import MAIN as EXPORT_MAIN
+from tests.unit.decks.decklist_exports import SIDEBOARD as EXPORT_SIDEBOARD
 from tournaments import rounds
 from tournaments.models import EventLog
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
+
+
+BULLETED_CHATTER = "My Ember list for Saturday, feedback welcome:"
 
 
 def legal() -> str:
@@ -378,3 +384,66 @@ def test_saving_a_draft_over_a_submitted_list_makes_it_a_draft_again(hall):
     decklist, report = services.save_decklist(registration, "4 Nothing", submit=False, actor=None)
     assert not report.legal
     assert decklist.status == Decklist.Status.DRAFT and decklist.submitted_at is None
+
+
+# --- pasted exports through the deck page ------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(EXPORTS))
+def test_each_common_export_submits_as_a_legal_list_from_the_deck_page(client, hall, kind):
+    """Set codes, bullets, SB: lines, headings, counts after names: the same 44 + 6 cards."""
+    registration = player_of(hall)
+    client.force_login(registration.user)
+    text = EXPORTS[kind].replace(BULLETED_CHATTER, "")  # the forum post's opening sentence
+    fragment = client.post(f"/events/{hall.pk}/deck/check/", {"decklist": text}).content.decode()
+    assert 'data-legal="true"' in fragment and "44 cards, sideboard 6" in fragment
+    response = client.post(
+        f"/events/{hall.pk}/deck/", {"decklist": text, "action": "submit"}, follow=True
+    )
+    assert "Decklist submitted" in response.content.decode()
+    decklist = Decklist.objects.get(registration=registration)
+    assert [(e["name"], e["count"]) for e in decklist.main] == EXPORT_MAIN
+    assert [(e["name"], e["count"]) for e in decklist.sideboard] == EXPORT_SIDEBOARD
+    assert decklist.legal and decklist.status == Decklist.Status.SUBMITTED
+
+
+def test_the_pastes_seen_refused_now_read_their_cards(hall):
+    report = services.check_text(hall, "4x Ember Tithe (EMB) 10\n\u2022 4 ember tithe")
+    assert report.problems == [] and report.unknown == []
+    assert report.main == [{"name": "Ember Tithe", "count": 8}]
+
+
+def test_a_list_that_could_not_be_read_does_not_claim_it_has_no_main_syndicate(client, hall):
+    """The Main Syndicate is worked out from the cards: unread lines may hold them."""
+    client.force_login(player_of(hall).user)
+    text = "4 Embr Tithe\n4 Kindlng Offer\n4 Quiet Ledger\nEmber Tith x\n"
+    report = services.check_text(hall, text)
+    assert [u["name"] for u in report.unknown] == ["Embr Tithe", "Kindlng Offer"]
+    assert report.problems[0]["line"] == 4
+    assert not any("Main Syndicate" in v["message"] for v in report.violations)
+    fragment = client.post(f"/events/{hall.pk}/deck/check/", {"decklist": text}).content.decode()
+    assert "Main Syndicate" not in fragment and "designate" not in fragment
+    assert "Embr Tithe" in fragment and "no count after the" in html.unescape(fragment)
+    assert "4 cards, sideboard 0 · 3 lines to fix below" in fragment
+    nothing_read = services.check_text(hall, "4 Embr Tithe\n4 Kindlng Offer")
+    assert nothing_read.violations == []  # "0 cards" and "no Main Syndicate" say nothing new
+    empty = services.check_text(hall, "\n# my list\n")
+    assert [v["rule"] for v in empty.violations] == ["201.1"] and not empty.legal
+
+
+def test_a_deck_without_major_cards_is_told_how_its_main_syndicate_is_chosen(hall):
+    """The deck page has no way to designate a syndicate: the message must not ask for one."""
+    neutrals = ["Quiet Ledger", "Fresh Dice", "Second Opinion", "Table Talk", "Steady Hand"]
+    neutrals += ["House Rules", "Dealer's Cut", "Pit Boss", "Cold Dice", "Counterweight"]
+    report = services.check_text(hall, "\n".join(f"4 {name}" for name in neutrals))
+    assert report.ready and not report.legal
+    (message,) = [v["message"] for v in report.violations if v["rule"] == "202.1"]
+    assert "designate" not in message
+    assert "no card in the Deck belongs to a Major Syndicate (EMB, IRN, TID)" in message
+    assert "the Major Syndicate with the most cards in the Deck" in message
+    ember = ["Ember Tithe", "Kindling Offer", "Furnace Oath", "Cinder Runner", "Backdraft"]
+    tide = ["Undertow", "Slack Water", "Harbour Toll", "Brine Ledger", "Ebb"]
+    tied = services.check_text(hall, "\n".join(f"4 {name}" for name in ember + tide))
+    (message,) = [v["message"] for v in tied.violations if v["rule"] == "202.1"]
+    assert message.startswith("EMB and TID tie for the most Deck cards (20 each); the Main")
+    assert "designate" not in message

@@ -203,10 +203,10 @@ def test_problems_name_the_line():
         (8, "4x"),
     ]
     messages = [p.message for p in parsed.problems]
-    assert "1 to 99" in messages[0] and "Count 0" in messages[0]
-    assert "Count 100" in messages[1] and '"1 100 Ash"' in messages[1]  # maybe part of a name
+    assert "1 to 99" in messages[0] and "count 0" in messages[0]
+    assert "count 100" in messages[1] and '"1 100 Ash"' in messages[1]  # maybe part of a name
     assert "not a whole number" in messages[2] and "not a whole number" in messages[3]
-    assert messages[5] == "A count but no card name."
+    assert messages[5] == 'a count but no card name \u2014 expected a line like "4 Card Name".'
     assert not parsed.ok
 
 
@@ -219,7 +219,7 @@ def test_a_name_starting_with_a_big_number_suggests_writing_the_count():
 def test_too_many_columns_and_too_long_lines_are_problems():
     parsed = parse("4\tEmber Tithe\tEMB\n" + "1 " + "a" * 300 + "\n" + "b" * 2000)
     assert [p.line for p in parsed.problems] == [1, 2, 3]
-    assert "two columns" in parsed.problems[0].message
+    assert "expected two, the count and the card name" in parsed.problems[0].message
 
 
 def test_repeated_names_add_up_keeping_first_spelling_and_line():
