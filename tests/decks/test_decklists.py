@@ -54,8 +54,10 @@ def test_every_violation_is_listed_with_its_rule(hall):
 
 def test_an_illegal_list_can_be_saved_as_a_draft_but_not_submitted(hall):
     registration = player_of(hall)
-    with refused("not legal yet"):
+    with pytest.raises(services.NotSubmitted, match="not legal yet.*kept as your draft"):
         services.save_decklist(registration, "4 Ember Tithe", submit=True, actor=None)
+    kept = Decklist.objects.get(registration=registration)  # refused, yet not lost
+    assert kept.status == Decklist.Status.DRAFT and kept.raw_text == "4 Ember Tithe"
     decklist, _ = services.save_decklist(registration, "4 Ember Tithe", submit=False, actor=None)
     assert decklist.status == Decklist.Status.DRAFT and not decklist.legal
 
