@@ -54,7 +54,7 @@ def test_every_violation_is_listed_with_its_rule(hall):
 
 def test_an_illegal_list_can_be_saved_as_a_draft_but_not_submitted(hall):
     registration = player_of(hall)
-    with pytest.raises(services.NotSubmitted, match="not legal yet.*kept as your draft"):
+    with pytest.raises(services.NotSubmitted, match=r"not legal yet.*kept as your draft"):
         services.save_decklist(registration, "4 Ember Tithe", submit=True, actor=None)
     kept = Decklist.objects.get(registration=registration)  # refused, yet not lost
     assert kept.status == Decklist.Status.DRAFT and kept.raw_text == "4 Ember Tithe"

@@ -32,9 +32,7 @@ def deck_page(hall) -> str:
     return f"/events/{hall.pk}/deck/"
 
 
-def test_an_illegal_submission_comes_back_in_the_box_and_stays_as_the_draft(
-    client, hall, pat
-):
+def test_an_illegal_submission_comes_back_in_the_box_and_stays_as_the_draft(client, hall, pat):
     client.force_login(pat.user)
     page = client.post(deck_page(hall), {"decklist": ILLEGAL, "action": "submit"})
     body = html.unescape(page.content.decode())
