@@ -218,6 +218,7 @@ def _store_decklist(
     reason = decklist_locked(decklist, event)
     if reason:
         raise ServiceError(reason)
+    text = text.replace("\r\n", "\n")  # a browser sends a form's lines with CRLF
     report = check_text(event, text)
     withdrawn = decklist is not None and decklist.status == Decklist.Status.SUBMITTED
     decklist = decklist or Decklist(registration=registration)
