@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -114,9 +113,16 @@ def _safe_report(event: Event, text: str):
         return None
 
 
-@login_required
 def check(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Live legality while typing (htmx): every violation with its rule, and suggestions."""
+    """Live legality while typing (htmx): every violation with its rule, and suggestions.
+
+    Logged out in the meantime, the editor is told so in place of the report, rather
+    than given the log-in page to show inside it.
+    """
+    if not request.user.is_authenticated:
+        if request.headers.get("HX-Request"):
+            return render(request, "decks/_logged_out.html", {"event_id": event_id})
+        return redirect_to_login(request.get_full_path())
     event = visible_event_or_404(request.user, event_id)
     _my_registration(request, event)
     report = _safe_report(event, request.POST.get("decklist", "")[:20000])

@@ -371,7 +371,8 @@ def test_an_illegal_submission_over_the_api_names_each_broken_rule(client, hall)
     assert response.status_code == 400
     messages = [e["message"] for e in response.json()["errors"]]
     assert any(m.startswith("201.1: ") for m in messages), messages
-    assert not Decklist.objects.filter(registration=registration).exists()
+    kept = Decklist.objects.get(registration=registration)  # refused, and kept as the draft
+    assert kept.status == Decklist.Status.DRAFT and not kept.legal
 
 
 def test_saving_a_draft_over_a_submitted_list_makes_it_a_draft_again(hall):

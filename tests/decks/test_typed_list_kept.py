@@ -115,3 +115,12 @@ def test_the_event_page_shows_the_deadline_and_the_lists_state(client, hall, pat
     services.save_decklist(pat, demo_decklist(0), submit=True, actor=None)
     body = client.get(event_page).content.decode()
     assert "submitted and legal" in body and "can change until round 1" in body
+
+
+def test_the_live_check_says_logged_out_in_place_of_the_report(client, hall):
+    answer = client.post(
+        f"/events/{hall.pk}/deck/check/", {"decklist": ILLEGAL}, HTTP_HX_REQUEST="true"
+    )
+    assert answer.status_code == 200
+    assert "You are logged out" in answer.content.decode()
+    assert f"next=/events/{hall.pk}/deck/" in answer.content.decode()
