@@ -214,9 +214,46 @@ def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:
     return None
 
 
-@transaction.atomic
+class NotSubmitted(ServiceError):
+    """A list sent for submission that is not legal: refused, and kept as the draft.
+
+    Raised after the draft is committed, so the typed text and its problems survive the
+    refusal; ``decklist`` is that draft and ``report`` says what is wrong.
+    """
+
+    def __init__(self, decklist: Decklist, report: DeckReport, withdrawn: bool):
+        self.decklist, self.report = decklist, report
+        refusal = (
+            "This list is not legal yet, so it is not submitted: it is kept as your draft. "
+            "Fix what is listed below and submit again."
+        )
+        if withdrawn:
+            refusal += " Your earlier submitted list is replaced by this draft."
+        super().__init__(
+            refusal, "text", errors=[{"field": "text", "message": refusal}, *why_not_legal(report)]
+        )
+
+
 def save_decklist(registration: Registration, text: str, *, submit: bool, actor) -> tuple:
-    """Save the list as a draft, or submit it (only a legal list can be submitted)."""
+    """Save the list as a draft, or submit it (only a legal list is submitted).
+
+    A list sent for submission that is not legal is never lost: it is stored as the
+    player's draft, with its violations, and then refused (``NotSubmitted``).
+    """
+    decklist, report, withdrawn = _store_decklist(registration, text, submit=submit)
+    if submit and decklist.status != Decklist.Status.SUBMITTED:
+        raise NotSubmitted(decklist, report, withdrawn)
+    return decklist, report
+
+
+@transaction.atomic
+def _store_decklist(
+    registration: Registration, text: str, *, submit: bool
+) -> tuple[Decklist, DeckReport, bool]:
+    """Store the text: submitted when asked and legal, a draft otherwise.
+
+    The third value says whether a submitted list became a draft by this.
+    """
     registration = (
         Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
     )
@@ -225,25 +262,45 @@ def save_decklist(registration: Registration, text: str, *, submit: bool, actor)
     reason = decklist_locked(decklist, event)
     if reason:
         raise ServiceError(reason)
+    text = text.replace("\r\n", "\n")  # a browser sends a form's lines with CRLF
     report = check_text(event, text)
-    if submit and not report.legal:
-        refusal = "This list is not legal yet: fix what is listed below, or save it as a draft."
-        raise ServiceError(
-            refusal, "text", errors=[{"field": "text", "message": refusal}, *why_not_legal(report)]
-        )
+    withdrawn = decklist is not None and decklist.status == Decklist.Status.SUBMITTED
     decklist = decklist or Decklist(registration=registration)
     decklist.main, decklist.sideboard = report.main, report.sideboard
     decklist.raw_text = text[:20000]
     decklist.legal, decklist.violations = report.legal, report.violations
-    if submit:
+    if submit and report.legal:
         decklist.status = Decklist.Status.SUBMITTED
         decklist.submitted_at = timezone.now()
         decklist.unlocked = False
+        withdrawn = False
     else:  # an edited list is a draft again until it is submitted (and checked) anew
         decklist.status = Decklist.Status.DRAFT
         decklist.submitted_at = None
     decklist.save()
-    return decklist, report
+    return decklist, report, withdrawn
+
+
+@dataclass(frozen=True)
+class ListState:
+    """A player's decklist as their event page states it."""
+
+    state: str  # "none", "draft", "submitted" (legal) or "not_legal" (submitted, illegal)
+    problems: int = 0
+    decklist: Decklist | None = None
+
+
+def list_state(event: Event, registration: Registration | None) -> ListState | None:
+    """None for an event without decklists (Superjack) or a visitor who does not play."""
+    if registration is None or event.game not in DECK_GAMES:
+        return None
+    decklist = Decklist.objects.filter(registration=registration).first()
+    if decklist is None:
+        return ListState("none")
+    if decklist.status == Decklist.Status.SUBMITTED:
+        return ListState("submitted" if decklist.legal else "not_legal", 0, decklist)
+    report = check_text(event, decklist.raw_text)
+    return ListState("draft", len(why_not_legal(report)), decklist)
 
 
 def why_not_legal(report: DeckReport) -> list[dict]:

@@ -3,8 +3,10 @@ published decklists, sideboard checks and deck checks."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,7 +38,31 @@ def _my_registration(request: HttpRequest, event: Event) -> Registration:
     return registration
 
 
-@login_required
+def _login_keeping_text(view):
+    """login_required, saying why when a save arrives after the session expired.
+
+    The POSTed text cannot survive the trip to the log-in page, but the editor keeps a
+    copy in the browser (deck-builder.js) and puts it back once the player is in again.
+    """
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.method == "POST":
+            messages.warning(request, SESSION_EXPIRED)
+        return redirect_to_login(request.get_full_path())
+
+    return wrapped
+
+
+SESSION_EXPIRED = (
+    "You were logged out (your session expired), so your decklist was not saved yet. "
+    "Log in again: the list you typed is kept in this browser and comes back in the editor."
+)
+
+
+@_login_keeping_text
 def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
     """Paste or build the list, see every problem live, save a draft or submit."""
     event = visible_event_or_404(request.user, event_id)
@@ -44,7 +70,7 @@ def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
     if event.game not in services.DECK_GAMES:
         return render(request, "decks/no_decklist.html", {"event": event})
     decklist = Decklist.objects.filter(registration=registration).first()
-    report = None
+    report, typed = None, None
     if request.method == "POST":
         submit = request.POST.get("action") == "submit"
         text = request.POST.get("decklist", "")
@@ -52,16 +78,21 @@ def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
             decklist, report = services.save_decklist(
                 registration, text, submit=submit, actor=request.user
             )
+        except services.NotSubmitted as exc:
+            # Kept as the draft: the page shows it back with everything that is wrong.
+            messages.error(request, exc.message)
+            decklist, report, typed = exc.decklist, exc.report, text
         except ServiceError as exc:
             messages.error(request, str(exc))
             report = _safe_report(event, text)
+            typed = text  # whatever went wrong, the box shows what was typed
         else:
             if submit:
                 messages.success(request, "Decklist submitted. Good luck!")
             else:
                 messages.success(request, "Draft saved. Submit it before the deadline.")
             return redirect("decks:my_deck", event.pk)
-    text = report.text if report else (decklist.raw_text if decklist else "")
+    text = typed if typed is not None else (decklist.raw_text if decklist else "")
     if report is None and text:
         report = _safe_report(event, text)
     context = {
@@ -70,6 +101,7 @@ def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
         "report": report,
         "text": text,
         "locked": services.decklist_locked(decklist, event),
+        "list_state": services.list_state(event, registration),
     }
     return render(request, "decks/my_deck.html", context)
 
@@ -81,9 +113,16 @@ def _safe_report(event: Event, text: str):
         return None
 
 
-@login_required
 def check(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Live legality while typing (htmx): every violation with its rule, and suggestions."""
+    """Live legality while typing (htmx): every violation with its rule, and suggestions.
+
+    Logged out in the meantime, the editor is told so in place of the report, rather
+    than given the log-in page to show inside it.
+    """
+    if not request.user.is_authenticated:
+        if request.headers.get("HX-Request"):
+            return render(request, "decks/_logged_out.html", {"event_id": event_id})
+        return redirect_to_login(request.get_full_path())
     event = visible_event_or_404(request.user, event_id)
     _my_registration(request, event)
     report = _safe_report(event, request.POST.get("decklist", "")[:20000])

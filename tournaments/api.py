@@ -20,7 +20,7 @@ from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER
 from web.api import error_response, event_for, run_service
 from web.inputs import Reader
-from web.openapi import BODY_ERRORS, INT, NULL_INT, STR, array, body, obj, ref, responses
+from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
 
 MAX_REASON = 2_000  # a reason is a sentence or two for the log
 REASON = {**STR, "maxLength": MAX_REASON}
@@ -149,8 +149,16 @@ class RoundList(APIView):
     @extend_schema(
         operation_id="rounds_pair_next",
         summary="Pair the next Swiss round (organisers)",
+        description=(
+            "Round 1 applies the event's `decklist_policy`: while players have no legal "
+            "submitted decklist (policy `warn` or `require`) it is refused with a 400 on "
+            "the field `confirm_missing_decklists`, naming how many and who. Send "
+            '`{"confirm_missing_decklists": true}` to pair them anyway (`warn`) or to drop '
+            "them and pair the rest (`require`). The round's `stats` then record the "
+            "policy (`decklist_policy`, `decklists_missing`, `dropped_without_decklist`)."
+        ),
         tags=["events"],
-        request=None,
+        request=body([], confirm_missing_decklists=BOOL),
         responses=responses(
             {201: (ref("Round"), "The new round, paired.")},
             400,
@@ -161,7 +169,16 @@ class RoundList(APIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
-        return run_service(lambda: rounds.pair_next_round(event, request.user), round_json, 201)
+        fields = Reader(request.data)
+        confirmed = fields.boolean("confirm_missing_decklists")
+        fields.check()
+        return run_service(
+            lambda: rounds.pair_next_round(
+                event, request.user, confirm_missing_decklists=confirmed
+            ),
+            round_json,
+            201,
+        )
 
 
 class RoundDetail(APIView):

@@ -1,7 +1,7 @@
 from django import forms
 
 from tournaments import services
-from tournaments.models import Event, EventRole
+from tournaments.models import DecklistPolicy, Event, EventRole
 from web.errors import ServiceError
 
 
@@ -16,6 +16,18 @@ class EventForm(forms.ModelForm):
             "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        policy = self.fields["decklist_policy"]
+        policy.label = "Decklists before round 1"
+        # A form (or a script) that does not send the field keeps the event's policy.
+        policy.required = False
+        if self.instance._state.adding and "decklist_policy" not in (kwargs.get("initial") or {}):
+            self.initial["decklist_policy"] = DecklistPolicy.WARN  # a new event warns
+
+    def clean_decklist_policy(self) -> str:
+        return self.cleaned_data.get("decklist_policy") or self.instance.decklist_policy
 
     def clean_top_cut(self) -> int:
         cut = self.cleaned_data["top_cut"]

@@ -23,6 +23,14 @@ class MatchFormat(models.TextChoices):
     BO5 = "bo5", "Best of five"
 
 
+class DecklistPolicy(models.TextChoices):
+    """What pairing round 1 does about players without a legal submitted decklist."""
+
+    NONE = "none", "No check: decklists are not asked for before round 1"
+    WARN = "warn", "Warn: pairing round 1 says who has no legal list and asks to confirm"
+    REQUIRE = "require", "Required: players without a legal list are dropped before round 1"
+
+
 def new_seed() -> int:
     return secrets.randbits(48)
 
@@ -93,6 +101,12 @@ class Event(models.Model):
     )
     decklist_deadline = models.DateTimeField(
         null=True, blank=True, help_text="Empty: decklists can change until round 1 starts."
+    )
+    decklist_policy = models.CharField(
+        max_length=10,
+        choices=DecklistPolicy.choices,
+        default=DecklistPolicy.NONE,
+        help_text="Whether a legal submitted decklist is needed to be paired in round 1.",
     )
     seed = models.BigIntegerField(
         default=new_seed, help_text="Seeds every pairing draw, so any pairing can be replayed."

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from tournaments import decklist_gate, result_notices, results, rounds, services
 from tournaments import my_match as my_match_text
-from tournaments import result_notices, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.placings import event_placings
 from tournaments.roles import (
@@ -75,9 +75,39 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "staff": event.roles.select_related("user"),
         "log": event.log.select_related("actor")[:12],
         "active_players": [r for r in registrations if r.status == Registration.Status.REGISTERED],
+        **_decklist_context(event, current),
     }
     template = _part(request, DASHBOARD_PARTS, "tournaments/event_manage.html")
     return render(request, template, context)
+
+
+def _decklist_context(event: Event, current: Round | None) -> dict:
+    """Before round 1: who has no legal submitted list; after it: what the pairing applied."""
+    if not decklist_gate.needs_decklists(event):
+        return {}
+    if current is None:
+        return {"decklists_open": True, "decklists_missing": decklist_gate.missing_decklists(event)}
+    first = event.rounds.filter(number=1).first()
+    return {"decklist_record": decklist_gate.describe(first.pairing_stats if first else None)}
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
+    """E-mail the players without a legal list (the ones ticked, or all of them)."""
+    missing = decklist_gate.missing_decklists(event)
+    chosen = {n for n in map(whole_number, request.POST.getlist("players")) if n}
+    players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
+    sent, unreachable = decklist_gate.remind(event, players, request.user)
+    if sent:
+        messages.success(request, f"Reminder e-mailed to {', '.join(sent)}.")
+    if unreachable:
+        messages.warning(
+            request, f"No e-mail address for {', '.join(unreachable)}: tell them in person."
+        )
+    if not sent and not unreachable:
+        messages.info(request, "Everyone has a legal submitted decklist: nobody to remind.")
+    return redirect("tournaments:manage", event.pk)
 
 
 @require_POST
@@ -89,7 +119,13 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, "That step is not the next one any more: the page was stale.")
         return redirect("tournaments:manage", event.pk)
     try:
-        STEP_ACTIONS[action](event, request.user)
+        if action == "pair":
+            # The players the organiser saw listed as missing a decklist, and confirmed.
+            ids = ",".join(request.POST.getlist("missing")).split(",")
+            seen = [n for n in map(whole_number, ids) if n]
+            rounds.pair_next_round(event, request.user, confirm_missing_decklists=seen)
+        else:
+            STEP_ACTIONS[action](event, request.user)
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 
 from django.db import transaction
 from django.utils import timezone
 
 from pairing import bracket, swiss
-from tournaments import live, snapshots
+from tournaments import decklist_gate, live, snapshots
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -67,18 +68,39 @@ def _seed_for(event: Event, number: int, attempt: int) -> int:
 
 
 @transaction.atomic
-def pair_next_round(event: Event, actor) -> Round:
-    """Pair the next Swiss round and seat it: best records at the lowest tables."""
+def pair_next_round(
+    event: Event, actor, *, confirm_missing_decklists: bool | Collection[int] = ()
+) -> Round:
+    """Pair the next Swiss round and seat it: best records at the lowest tables.
+
+    Round 1 applies the event's decklist policy first (``decklist_gate``): players
+    without a legal list are paired (``warn``) or dropped (``require``) only once
+    ``confirm_missing_decklists`` confirms them (True, or the ids the organiser saw).
+    """
     event = _locked(event)
     number = _next_swiss_number(event)
     history = EventHistory.read(event)
     if len(history.active_in(number)) < 2:
         hint = " Check players in first." if number == 1 else ""
         raise ServiceError(f"Round {number} needs at least two active players.{hint}")
+    gate = {}
+    if number == 1:
+        gate = decklist_gate.gate_round_one(
+            event, history.active_in(1), actor, confirm_missing_decklists
+        )
+        if gate.get("dropped_without_decklist"):
+            history = EventHistory.read(event)
+            if len(history.active_in(1)) < 2:
+                raise ServiceError(
+                    "Round 1 needs at least two players with a legal decklist: nobody was dropped."
+                )
     round_ = Round.objects.create(
         event=event, number=number, kind=Round.Kind.SWISS, seed=_seed_for(event, number, 0)
     )
     _pair_into(round_, history)
+    if gate:
+        round_.pairing_stats = {**round_.pairing_stats, **gate}
+        round_.save(update_fields=["pairing_stats"])
     # Pairings first: the notice a room full of players waits for leaves before the rest.
     live.announce_pairings(round_)
     if event.status != Event.Status.RUNNING:

@@ -34,6 +34,7 @@ EDITABLE_EVENT_FIELDS = (
     "registration_cap",
     "registration_deadline",
     "decklist_deadline",
+    "decklist_policy",
     "decklists_public",
     "print_paper",
 )

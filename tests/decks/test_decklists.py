@@ -60,8 +60,10 @@ def test_every_violation_is_listed_with_its_rule(hall):
 
 def test_an_illegal_list_can_be_saved_as_a_draft_but_not_submitted(hall):
     registration = player_of(hall)
-    with refused("not legal yet"):
+    with pytest.raises(services.NotSubmitted, match=r"not legal yet.*kept as your draft"):
         services.save_decklist(registration, "4 Ember Tithe", submit=True, actor=None)
+    kept = Decklist.objects.get(registration=registration)  # refused, yet not lost
+    assert kept.status == Decklist.Status.DRAFT and kept.raw_text == "4 Ember Tithe"
     decklist, _ = services.save_decklist(registration, "4 Ember Tithe", submit=False, actor=None)
     assert decklist.status == Decklist.Status.DRAFT and not decklist.legal
 
@@ -375,7 +377,8 @@ def test_an_illegal_submission_over_the_api_names_each_broken_rule(client, hall)
     assert response.status_code == 400
     messages = [e["message"] for e in response.json()["errors"]]
     assert any(m.startswith("201.1: ") for m in messages), messages
-    assert not Decklist.objects.filter(registration=registration).exists()
+    kept = Decklist.objects.get(registration=registration)  # refused, and kept as the draft
+    assert kept.status == Decklist.Status.DRAFT and not kept.legal
 
 
 def test_saving_a_draft_over_a_submitted_list_makes_it_a_draft_again(hall):

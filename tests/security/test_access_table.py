@@ -185,6 +185,11 @@ TABLE: dict[str, list[Case]] = {
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),  # clears the pin, logged
     ],
     "tournaments:late_entry": [get(ALL_405), post(ORGANISER_FORM)],
+    # E-mails (and logs a reminder to) every player without a legal list: no fields needed.
+    "tournaments:remind_decklists": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),
+    ],
     "tournaments:my_match": [
         get(E("login", "200", "403", "403")),
         post(E("login", "302", "403", "403")),

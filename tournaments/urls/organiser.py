@@ -23,6 +23,11 @@ urlpatterns = [
         round_views.pin_table,
         name="pin_table",
     ),
+    path(
+        "events/<int:event_id>/decklist-reminders/",
+        round_views.remind_decklists,
+        name="remind_decklists",
+    ),
     path("events/<int:event_id>/late-entry/", round_views.late_entry, name="late_entry"),
     path("events/<int:event_id>/staff/", views.grant_role, name="grant_role"),
     path(
