@@ -67,10 +67,20 @@ def test_single_undefeated_player():
     check_pairing(s, out)
     first = out["pairings"][0]
     assert first[0] == "champ" and first[1] in {f"a{i}" for i in range(4, 9)}
-    assert out["explanations"][0] == {
-        "pair": first,
-        "reason": "paired down: champ is the only player on 12 points",
-    }
+    (explanation, *_) = out["explanations"]
+    assert explanation["pair"] == first
+    assert explanation["reason"] == "paired down: champ is the only player on 12 points"
+    assert explanation["notes"] == [
+        {
+            "kind": "pair_down",
+            "why": "only_one",
+            "player": "champ",
+            "opponent": first[1],
+            "points": 12,
+            "pool": 1,
+            "between": [],
+        }
+    ]
 
 
 def test_every_player_already_had_a_bye_but_one():
