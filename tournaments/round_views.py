@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from tournaments import event_state, result_notices, results, rounds, services
 from tournaments import my_match as my_match_text
-from tournaments import result_notices, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import (
     JUDGE,
@@ -64,6 +64,8 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     context = {
         "event": event,
         "next_step": rounds.next_step(event),
+        "blocked": event_state.pairing_blocker(event),
+        "players_hint": event_state.players_empty_hint(event),
         "round": current,
         "matches": matches,
         "missing": sum(1 for m in matches if not m.has_result),
@@ -86,6 +88,10 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
     step = rounds.next_step(event)
     if step is None or action != step[0] or action not in STEP_ACTIONS:
         messages.error(request, "That step is not the next one any more: the page was stale.")
+        return redirect("tournaments:manage", event.pk)
+    blocked = event_state.pairing_blocker(event) if action == "pair" else None
+    if blocked:
+        messages.error(request, blocked)
         return redirect("tournaments:manage", event.pk)
     try:
         STEP_ACTIONS[action](event, request.user)
@@ -187,11 +193,7 @@ def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(
-            request,
-            f"{registration.display_name} joins from round {registration.joined_round}; "
-            "earlier rounds count as losses.",
-        )
+        messages.success(request, services.entry_added_text(registration))
     return redirect("tournaments:manage", event.pk)
 
 

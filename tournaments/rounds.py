@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from pairing import bracket, swiss
-from tournaments import live, pairing_notes, snapshots
+from tournaments import event_state, live, pairing_notes, snapshots
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -70,6 +70,8 @@ def pair_next_round(event: Event, actor) -> Round:
     """Pair the next Swiss round and seat it: best records at the lowest tables."""
     event = _locked(event)
     number = _next_swiss_number(event)
+    if number == 1 and event.status == Event.Status.DRAFT:
+        raise ServiceError(event_state.pairing_blocker(event))
     history = EventHistory.read(event)
     if len(history.active_in(number)) < 2:
         hint = " Check players in first." if number == 1 else ""

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import event_state, services
 from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
@@ -46,6 +46,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         .count(),
         "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
         "swiss_rounds": swiss_round_count(event),
+        "where_it_stands": event_state.public_note(event),
     }
     return render(request, "tournaments/event_detail.html", context)
 
