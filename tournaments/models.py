@@ -243,6 +243,16 @@ class Registration(models.Model):
         return f"Player {self.player_number}"
 
     @property
+    def label(self) -> str:
+        """The name a page prints: ``tournaments.player_names.tell_apart`` sets it (with
+        the player number where two share a name); the display name until then."""
+        return self.__dict__.get("_label") or self.display_name
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self.__dict__["_label"] = value
+
+    @property
     def player_number(self) -> str:
         """What people read for this player when a name is not enough: "#23"."""
         return f"#{self.number}" if self.number is not None else ""

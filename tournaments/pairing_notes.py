@@ -7,28 +7,13 @@ read sentences that name the players ("Ada Lovelace plays down: everyone else on
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tournaments.models import Registration
+from tournaments.player_names import player_labels
 
 Namer = Callable[[Any], str]
-
-
-def player_labels(registrations: Iterable[Registration]) -> dict[int, str]:
-    """Each registration's name as people read it, by pk: the display name, followed by
-    the player number ("Sam Lee #4") where two players of the event share that name."""
-    listed = list(registrations)
-    counts = Counter(r.display_name.casefold() for r in listed)
-    return {
-        r.pk: (
-            f"{r.display_name} {r.player_number}"
-            if counts[r.display_name.casefold()] > 1 and r.number is not None
-            else r.display_name
-        )
-        for r in listed
-    }
 
 
 def namer(

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournaments import event_state, result_notices, results, rounds, services
+from tournaments import event_state, player_names, result_notices, results, rounds, services
 from tournaments import my_match as my_match_text
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import (
@@ -61,6 +61,8 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     registrations = list(
         event.registrations.select_related("user").order_by("status", "registered_at", "pk")
     )
+    seated = [p for m in matches for p in (m.player_a, m.player_b)]
+    player_names.tell_apart(event, registrations + seated)
     context = {
         "event": event,
         "next_step": rounds.next_step(event),
@@ -145,6 +147,7 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         error = str(exc)
     if request.htmx:
         match.refresh_from_db()
+        player_names.tell_apart(event, [match.player_a, match.player_b])
         context = {"event": event, "m": match, "round": match.round, "row_error": error}
         return render(request, "tournaments/_match_row.html", context)
     if error:
@@ -365,7 +368,8 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
             seats.append((match.player_b, match.player_a))
         for me, opponent in seats:
             rows.append({"player": me, "opponent": opponent, "match": match})
-    rows.sort(key=lambda row: row["player"].display_name.casefold())
+    player_names.tell_apart(event, [r["player"] for r in rows] + [r["opponent"] for r in rows])
+    rows.sort(key=lambda row: row["player"].label.casefold())
     query = request.GET.get("q", "").strip()
     if query:
         rows = [r for r in rows if query.casefold() in r["player"].display_name.casefold()]

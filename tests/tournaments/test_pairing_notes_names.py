@@ -104,3 +104,16 @@ def test_a_skipped_score_group_and_a_forced_bye_are_worded_too():
         "Alan Turing has the bye as the lowest-ranked player without one so far "
         "(a bye for Grace Hopper would have forced a rematch)."
     )
+
+
+def test_pages_tell_two_players_of_the_same_name_apart_by_number(client, organiser):
+    names = ["Sam Lee", "sam  lee", "Alan Turing", "Edsger Dijkstra"]
+    world = worlds.build_event(
+        names, accounts=False, organiser=organiser, judge=None, paired=True, password=PASSWORD
+    )
+    client.force_login(organiser)
+    pairings = client.get(f"/events/{world.event.pk}/pairings/").content.decode()
+    dashboard = client.get(f"/events/{world.event.pk}/manage/").content.decode()
+    for page in (pairings, dashboard):
+        assert "Sam Lee #1" in page and "sam  lee #2" in page
+        assert "Alan Turing #" not in page  # a name nobody shares stays as it is

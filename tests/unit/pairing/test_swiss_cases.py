@@ -100,6 +100,7 @@ def test_everyone_had_a_bye():
     check_pairing(s, out)
     assert out["bye"] == "p5"  # lowest-ranked: 4 points, the later of p2 and p5
     assert out["bye_reason"].startswith("bye: every player has had a bye")
+    assert out["bye_note"]["why"] == "everyone_had_one" and out["bye_note"]["player"] == "p5"
 
 
 def test_bye_skips_a_player_whose_removal_forces_a_rematch():
@@ -117,6 +118,8 @@ def test_bye_skips_a_player_whose_removal_forces_a_rematch():
     assert out["bye"] == "d"
     assert "(e could not)" in out["bye_reason"]
     assert ["a", "e"] in out["pairings"]
+    # The same as data, for callers that word it with names rather than ids.
+    assert out["bye_note"] == {"why": "lowest", "player": "d", "had_bye": False, "skipped": ["e"]}
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 5, 31])
