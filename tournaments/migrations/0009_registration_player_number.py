@@ -19,6 +19,10 @@ def number_existing(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # PostgreSQL refuses to alter a table with row changes pending in the same
+    # transaction: the numbering commits on its own before the constraint is added.
+    atomic = False
+
     dependencies = [
         ("tournaments", "0008_claims_extensions_rule"),
     ]
@@ -34,7 +38,7 @@ class Migration(migrations.Migration):
                 null=True,
             ),
         ),
-        migrations.RunPython(number_existing, migrations.RunPython.noop),
+        migrations.RunPython(number_existing, migrations.RunPython.noop, atomic=True),
         migrations.AddConstraint(
             model_name="registration",
             constraint=models.UniqueConstraint(
