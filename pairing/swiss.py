@@ -72,6 +72,7 @@ class Pairing:
     stats: dict[str, Any]
     bye_reason: str | None = None
     explanations: list[dict[str, Any]] = field(default_factory=list)
+    bye_note: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The output document of ``python -m pairing.swiss``."""
@@ -82,6 +83,7 @@ class Pairing:
             "seed": self.seed,
             "bye_reason": self.bye_reason,
             "explanations": self.explanations,
+            "bye_note": self.bye_note,
         }
 
 
@@ -125,7 +127,7 @@ def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = N
             if v not in played[w]:
                 played[w].add(v)
 
-    bye, pairs, bye_reason, forced = _pair(points, played, active, rng)
+    bye, pairs, bye_note, forced = _pair(points, played, active, rng)
 
     pairs.sort(key=lambda pair: (-points[pair[0]], -points[pair[1]], pair[0]))
     explanations = _explain(pairs, bye, points, played, active, forced)
@@ -141,8 +143,9 @@ def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = N
         bye=None if bye is None else active[bye].id,
         seed=seed,
         stats=stats,
-        bye_reason=bye_reason,
+        bye_reason=None if bye_note is None else bye_reason_text(bye_note),
         explanations=explanations,
+        bye_note=bye_note,
     )
 
 
@@ -206,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _pair(
     points: list[int], played: list[set[int]], active: list[SwissPlayer], rng: random.Random
-) -> tuple[int | None, list[tuple[int, int]], str | None, bool]:
+) -> tuple[int | None, list[tuple[int, int]], dict[str, Any] | None, bool]:
     """(bye, pairs, why the bye, whether rematches were unavoidable), by active position."""
     n = len(active)
     if n % 2 == 0:
@@ -223,33 +226,60 @@ def _pair(
         pairs = pair_without_rematches(points, played, rng, rest)
         if pairs is None:
             continue
-        return bye, pairs, _bye_reason(active, candidates[:tried], bye, bool(fresh)), False
+        return bye, pairs, _bye_note(active, candidates[:tried], bye, bool(fresh)), False
 
     pairs, bye = pair_with_fewest_rematches(points, played, rng, candidates)
     assert bye is not None
-    reason = (
-        "bye: no pairing without rematches exists; among the byes that give the fewest "
-        "rematches this is the lowest-ranked player"
-        + (" who has not had a bye" if not active[bye].had_bye else "")
-    )
-    return bye, pairs, reason, True
+    note = {
+        "why": "fewest_rematches",
+        "player": active[bye].id,
+        "had_bye": active[bye].had_bye,
+        "skipped": [],
+    }
+    return bye, pairs, note, True
 
 
-def _bye_reason(active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool) -> str:
-    """Why this player has the bye; ``skipped`` were lower-ranked but would force a rematch."""
-    if not skipped and not active[bye].had_bye:
-        return "bye: lowest-ranked player who has not had a bye"
+def _bye_note(
+    active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool
+) -> dict[str, Any]:
+    """Why this player has the bye, as data (``bye_reason_text`` words it with ids; a caller
+    that knows names words it with those). ``skipped`` were lower-ranked but would force
+    a rematch. ``why``: "lowest" (lowest-ranked without a bye), "everyone_had_one" or
+    "no_fresh_fits" (no one without a bye could take it without a rematch)."""
     if not fresh:
-        reason = "bye: every player has had a bye, so it goes to the lowest-ranked player"
+        why = "everyone_had_one"
     elif active[bye].had_bye:
+        why = "no_fresh_fits"
+    else:
+        why = "lowest"
+    return {
+        "why": why,
+        "player": active[bye].id,
+        "had_bye": active[bye].had_bye,
+        "skipped": [active[v].id for v in skipped],
+    }
+
+
+def bye_reason_text(note: dict[str, Any]) -> str:
+    """The engine's own wording of a bye note, naming players by id (the CLI's output)."""
+    why = note["why"]
+    if why == "fewest_rematches":
+        return (
+            "bye: no pairing without rematches exists; among the byes that give the fewest "
+            "rematches this is the lowest-ranked player"
+            + (" who has not had a bye" if not note["had_bye"] else "")
+        )
+    if why == "everyone_had_one":
+        reason = "bye: every player has had a bye, so it goes to the lowest-ranked player"
+    elif why == "no_fresh_fits":
         reason = (
             "bye: no player without a bye can take it without forcing a rematch, so it goes "
             "to the lowest-ranked player"
         )
     else:
         reason = "bye: lowest-ranked player who has not had a bye"
-    if skipped:
-        names = ", ".join(_name(active[v].id) for v in skipped)
+    if note["skipped"]:
+        names = ", ".join(_name(pid) for pid in note["skipped"])
         reason += f" whose removal leaves the rest pairable without rematches ({names} could not)"
     return reason
 
@@ -262,7 +292,11 @@ def _explain(
     active: list[SwissPlayer],
     forced: bool,
 ) -> list[dict[str, Any]]:
-    """A short reason for every pair-down and every rematch, in table order."""
+    """A short reason for every pair-down and every rematch, in table order.
+
+    Each entry has the engine's ``reason`` (ids in it) and the same as data in ``notes``:
+    ``{"kind": "pair_down", "why": …, "player": id, "points": p, …}`` or
+    ``{"kind": "rematch", "forced": bool}``, for callers that word it with names."""
     partner: dict[int, int] = {}
     for a, b in pairs:
         partner[a], partner[b] = b, a
@@ -273,18 +307,50 @@ def _explain(
     levels = sorted(members, reverse=True)
     out = []
     for a, b in pairs:
-        reasons = []
+        notes: list[dict[str, Any]] = []
         if points[a] != points[b]:
-            reasons.append(_why_down(a, b, points, played, active, partner, members, levels))
+            notes.append(_why_down(a, b, points, played, active, partner, members, levels))
         if b in played[a]:
-            reasons.append(
-                "rematch: no pairing without rematches exists"
-                if forced
-                else "rematch"  # pragma: no cover - the solver never returns one
+            notes.append({"kind": "rematch", "forced": forced})
+        if notes:
+            out.append(
+                {
+                    "pair": [active[a].id, active[b].id],
+                    "reason": "; ".join(note_text(note) for note in notes),
+                    "notes": notes,
+                }
             )
-        if reasons:
-            out.append({"pair": [active[a].id, active[b].id], "reason": "; ".join(reasons)})
     return out
+
+
+def note_text(note: dict[str, Any]) -> str:
+    """The engine's own wording of one pairing note, naming players by id."""
+    if note["kind"] == "rematch":
+        return (
+            "rematch: no pairing without rematches exists"
+            if note["forced"]
+            else "rematch"  # pragma: no cover - the solver never returns one
+        )
+    name = _name(note["player"])
+    shown = _points_text(note["points"])
+    why = note["why"]
+    if why == "only_one":
+        reason = f"paired down: {name} is the only player on {shown} points"
+    elif why == "all_played":
+        reason = f"paired down: {name} has already played everyone else on {shown} points"
+    elif why == "odd_group":
+        reason = f"paired down: {note['pool']} players to pair on {shown} points, an odd number"
+    elif why == "left_played":
+        reason = f"paired down: everyone left on {shown} points has already played {name}"
+    else:
+        reason = (
+            f"paired down: keeping {name} on {shown} points would cost a rematch or a "
+            "bigger pair-down elsewhere"
+        )
+    if note["between"]:
+        shown_between = ", ".join(_points_text(q) for q in note["between"])
+        reason += f"; no one on {shown_between} points was free to play them"
+    return reason
 
 
 def _why_down(
@@ -296,34 +362,40 @@ def _why_down(
     partner: dict[int, int],
     members: dict[int, list[int]],
     levels: list[int],
-) -> str:
-    """Why ``a`` plays the lower-scored ``b``, from the final pairing."""
+) -> dict[str, Any]:
+    """Why ``a`` plays the lower-scored ``b``, from the final pairing, as a note.
+
+    ``why``: "only_one" (alone on the points), "all_played" (everyone else there is a
+    past opponent), "odd_group" (an odd number there; ``pool`` of them), "left_played"
+    (everyone still unpaired there is a past opponent), "cheaper" (pairing within the
+    points would cost more elsewhere). ``between``: the points of the score groups
+    skipped, none of whom was free."""
     level = points[a]
-    shown = _points_text(active[a].points)
-    name = _name(active[a].id)
     group = members[level]
     others = [x for x in group if x != a]
     # The pool: players on these points not taken by someone paired down from above.
     pool = [x for x in group if points[partner[x]] <= level]
     left = [x for x in pool if x != a and points[partner[x]] < level]
     if not others:
-        reason = f"paired down: {name} is the only player on {shown} points"
+        why = "only_one"
     elif all(x in played[a] for x in others):
-        reason = f"paired down: {name} has already played everyone else on {shown} points"
+        why = "all_played"
     elif not left:
-        reason = f"paired down: {len(pool)} players to pair on {shown} points, an odd number"
+        why = "odd_group"
     elif all(x in played[a] for x in left):
-        reason = f"paired down: everyone left on {shown} points has already played {name}"
+        why = "left_played"
     else:
-        reason = (
-            f"paired down: keeping {name} on {shown} points would cost a rematch or a "
-            "bigger pair-down elsewhere"
-        )
+        why = "cheaper"
     between = [q for q in levels if points[b] < q < level]
-    if between:
-        shown_between = ", ".join(_points_text(active[members[q][0]].points) for q in between)
-        reason += f"; no one on {shown_between} points was free to play them"
-    return reason
+    return {
+        "kind": "pair_down",
+        "why": why,
+        "player": active[a].id,
+        "opponent": active[b].id,
+        "points": active[a].points,
+        "pool": len(pool),
+        "between": [active[members[q][0]].points for q in between],
+    }
 
 
 # --- input -----------------------------------------------------------------------------

@@ -12,6 +12,9 @@ class EventForm(forms.ModelForm):
         model = Event
         fields = list(services.EDITABLE_EVENT_FIELDS)
         widgets = {
+            # A count as the organiser types (static/js/text-count.js): names have limits.
+            "name": forms.TextInput(attrs={"data-count": ""}),
+            "venue": forms.TextInput(attrs={"data-count": ""}),
             "date": forms.DateInput(attrs={"type": "date"}),
             "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),

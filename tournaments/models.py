@@ -217,6 +217,12 @@ class Registration(models.Model):
     table_pin = models.PositiveIntegerField(
         null=True, blank=True, help_text="Always seat this player at this table (accessibility)."
     )
+    number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The player's short number in this event (#1, #2, … in registration order).",
+    )
 
     class Meta:
         constraints = [
@@ -224,12 +230,23 @@ class Registration(models.Model):
                 fields=["event", "user"],
                 condition=models.Q(user__isnull=False),
                 name="one_registration_per_event",
-            )
+            ),
+            models.UniqueConstraint(fields=["event", "number"], name="one_player_number_per_event"),
         ]
         ordering = ["registered_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.display_name} in {self.event.name}"
+
+    def save(self, *args, **kwargs) -> None:
+        """A new registration takes the event's next player number. The services that
+        create registrations hold the event's row lock, so two cannot take the same one."""
+        if self.number is None and self._state.adding:
+            taken = Registration.objects.filter(event_id=self.event_id).aggregate(
+                top=models.Max("number")
+            )["top"]
+            self.number = (taken or 0) + 1
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:
@@ -237,7 +254,22 @@ class Registration(models.Model):
             return self.name
         if self.user_id:
             return self.user.get_full_name() or self.user.username
-        return f"Player {self.pk}"
+        return f"Player {self.player_number}"
+
+    @property
+    def label(self) -> str:
+        """The name a page prints: ``tournaments.player_names.tell_apart`` sets it (with
+        the player number where two share a name); the display name until then."""
+        return self.__dict__.get("_label") or self.display_name
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self.__dict__["_label"] = value
+
+    @property
+    def player_number(self) -> str:
+        """What people read for this player when a name is not enough: "#23"."""
+        return f"#{self.number}" if self.number is not None else ""
 
     @property
     def public_id(self) -> str:

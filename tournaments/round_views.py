@@ -14,7 +14,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournaments import decklist_gate, result_notices, results, rounds, services
+from tournaments import (
+    decklist_gate,
+    event_state,
+    player_names,
+    result_notices,
+    results,
+    rounds,
+    services,
+)
 from tournaments import my_match as my_match_text
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.placings import event_placings
@@ -62,9 +70,13 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     registrations = list(
         event.registrations.select_related("user").order_by("status", "registered_at", "pk")
     )
+    seated = [p for m in matches for p in (m.player_a, m.player_b)]
+    player_names.tell_apart(event, registrations + seated)
     context = {
         "event": event,
         "next_step": rounds.next_step(event),
+        "blocked": event_state.pairing_blocker(event),
+        "players_hint": event_state.players_empty_hint(event),
         "round": current,
         "matches": matches,
         "missing": sum(1 for m in matches if not m.has_result),
@@ -117,6 +129,10 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
     step = rounds.next_step(event)
     if step is None or action != step[0] or action not in STEP_ACTIONS:
         messages.error(request, "That step is not the next one any more: the page was stale.")
+        return redirect("tournaments:manage", event.pk)
+    blocked = event_state.pairing_blocker(event) if action == "pair" else None
+    if blocked:
+        messages.error(request, blocked)
         return redirect("tournaments:manage", event.pk)
     try:
         if action == "pair":
@@ -176,6 +192,7 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         error = str(exc)
     if request.htmx:
         match.refresh_from_db()
+        player_names.tell_apart(event, [match.player_a, match.player_b])
         context = {"event": event, "m": match, "round": match.round, "row_error": error}
         return render(request, "tournaments/_match_row.html", context)
     if error:
@@ -224,11 +241,7 @@ def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(
-            request,
-            f"{registration.display_name} joins from round {registration.joined_round}; "
-            "earlier rounds count as losses.",
-        )
+        messages.success(request, services.entry_added_text(registration))
     return redirect("tournaments:manage", event.pk)
 
 
@@ -414,7 +427,8 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
             seats.append((match.player_b, match.player_a))
         for me, opponent in seats:
             rows.append({"player": me, "opponent": opponent, "match": match})
-    rows.sort(key=lambda row: row["player"].display_name.casefold())
+    player_names.tell_apart(event, [r["player"] for r in rows] + [r["opponent"] for r in rows])
+    rows.sort(key=lambda row: row["player"].label.casefold())
     query = request.GET.get("q", "").strip()
     if query:
         rows = [r for r in rows if query.casefold() in r["player"].display_name.casefold()]

@@ -7,14 +7,13 @@ organisers pressing the same button at once produce one outcome, not two.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection
 
 from django.db import transaction
 from django.utils import timezone
 
 from pairing import bracket, swiss
-from tournaments import decklist_gate, live, snapshots
+from tournaments import decklist_gate, event_state, live, pairing_notes, snapshots
 from tournaments.history import EventHistory, round_winners
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -79,6 +78,8 @@ def pair_next_round(
     """
     event = _locked(event)
     number = _next_swiss_number(event)
+    if number == 1 and event.status == Event.Status.DRAFT:
+        raise ServiceError(event_state.pairing_blocker(event))
     history = EventHistory.read(event)
     if len(history.active_in(number)) < 2:
         hint = " Check players in first." if number == 1 else ""
@@ -123,7 +124,11 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
     players = history.swiss_players(round_.number)
     result = swiss.pair(players, round_.number, round_.seed)
     registrations = {r.public_id: r for r in history.active_in(round_.number)}
-    explanations = {tuple(item["pair"]): item["reason"] for item in result.explanations}
+    name = pairing_notes.namer(registrations, round_.event.registrations.select_related("user"))
+    explanations = {
+        tuple(item["pair"]): pairing_notes.pair_note_text(item["notes"], item["pair"], name)
+        for item in result.explanations
+    }
     pairs = [(registrations[a], registrations[b]) for a, b in result.pairings]
     pairs = _apply_table_pins(pairs)
     Match.objects.bulk_create(
@@ -147,18 +152,9 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
             status=Match.Status.CONFIRMED,
         )
     round_.pairing_stats = result.stats
-    round_.bye_reason = _with_names(result.bye_reason or "", registrations)
+    round_.bye_reason = pairing_notes.bye_note_text(result.bye_note, name)
     round_.save(update_fields=["pairing_stats", "bye_reason"])
     results_changed(round_.event_id)  # a bye is a win, and a new round a loss for latecomers
-
-
-def _with_names(text: str, registrations: dict[str, Registration]) -> str:
-    """The engine names players by id; organisers read names."""
-    return re.sub(
-        r"[\w-]+",
-        lambda word: registrations[word[0]].display_name if word[0] in registrations else word[0],
-        text,
-    )
 
 
 def _apply_table_pins(pairs: list[tuple[Registration, Registration]]):

@@ -16,7 +16,7 @@ from tournaments import live
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.standings_cache import results_changed
 from web.errors import FieldError, ServiceError
-from web.inputs import limited
+from web.inputs import limited, too_long
 
 MAX_TABLE = 2_147_483_647  # the table pin's column ceiling (the API documents it)
 TABLE_PIN_RULE = f"A table pin is a table number from 1 to {MAX_TABLE:,}, or empty to clear it."
@@ -40,9 +40,29 @@ EDITABLE_EVENT_FIELDS = (
 )
 
 
+EVENT_TEXT_FIELDS = ("name", "venue")
+
+
+def _text_problems(fields: dict[str, Any]) -> list[FieldError]:
+    """Every text field past its column's length, each naming itself and the limit."""
+    problems = []
+    for name in EVENT_TEXT_FIELDS:
+        value = fields.get(name)
+        limit = Event._meta.get_field(name).max_length
+        if isinstance(value, str) and len(value) > limit:
+            problems.append(FieldError(field=name, message=too_long(name, value, limit)))
+    return problems
+
+
 @transaction.atomic
 def create_event(organiser, **fields) -> Event:
-    """A new event whose creator is its first organiser."""
+    """A new event whose creator is its first organiser.
+
+    Its texts are measured here, whatever sent them (the page's form, an import, a
+    script): a name past its limit is refused naming the field, before the database."""
+    problems = _text_problems(fields)
+    if problems:
+        raise ServiceError.of(problems)
     event = Event.objects.create(created_by=organiser, **fields)
     EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
     return event
@@ -259,6 +279,19 @@ def add_late_entry(
         data={"player": registration.display_name, "joined_round": joined},
     )
     return registration
+
+
+def entry_added_text(registration: Registration) -> str:
+    """What the organiser is told of an entry just added: before round 1 it simply plays
+    from round 1; later, the rounds it missed count as losses (and say which)."""
+    name = registration.display_name
+    joined = registration.joined_round
+    if joined <= 1:
+        return f"{name} is entered and checked in for round 1."
+    if joined == 2:
+        return f"{name} joins from round 2; round 1 counts as a loss."
+    missed = "1 and 2" if joined == 3 else f"1 to {joined - 1}"
+    return f"{name} joins from round {joined}; rounds {missed} count as losses."
 
 
 def check_table_pin(table: int | None) -> None:

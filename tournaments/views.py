@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import event_state, services
 from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
 from tournaments.placings import event_placings
@@ -48,6 +48,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
         "swiss_rounds": swiss_round_count(event),
         "winner": _winner(event),
+        "where_it_stands": event_state.public_note(event),
     }
     return render(request, "tournaments/event_detail.html", context)
 

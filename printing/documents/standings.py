@@ -37,11 +37,12 @@ class Standings(PagedList):
             or event.rounds.filter(kind=Round.Kind.SWISS).aggregate(last=Max("number"))["last"]
         )
         shown = [key for key in BREAKER_LABELS if rows and key in rows[0]]
-        printed: Rows = [_printed_row(row, shown) for row in rows]
+        numbers = dict(event.registrations.values_list("pk", "number"))
+        printed: Rows = [_printed_row(row, shown, numbers) for row in rows]
         head = event_head(
             event,
             round=f"After round {through}" if through else "No rounds yet",
-            figures=_figures("ID", "Points", "Record", [BREAKER_LABELS[key] for key in shown]),
+            figures=_figures("No.", "Points", "Record", [BREAKER_LABELS[key] for key in shown]),
         )
         return head, printed
 
@@ -54,14 +55,18 @@ class Standings(PagedList):
         return f"Ranks {rows[0]['rank']}{DASH}{rows[-1]['rank']}"
 
 
-def _printed_row(row: dict[str, Any], shown: list[str]) -> dict[str, Any]:
+def _printed_row(
+    row: dict[str, Any], shown: list[str], numbers: dict[int, int | None]
+) -> dict[str, Any]:
+    """One printed line; the player is shown by their short number (#23), not their id."""
+    number = numbers.get(row["registration"])
     return {
         "unit": row["registration"],
         "rank": row["rank"],
         "name": row["name"],
         "lang": script_lang(row["name"]),
         "figures": _figures(
-            row["player"],
+            f"#{number}" if number is not None else "",
             row["match_points"],
             row["record"],
             [f"{100 * row[key]:.2f}%" for key in shown],  # 0.4444 prints as 44.44%
@@ -71,10 +76,10 @@ def _printed_row(row: dict[str, Any], shown: list[str]) -> dict[str, Any]:
     }
 
 
-def _figures(public_id: Any, points: Any, record: Any, breakers: list[str]) -> str:
-    """A standings row's ID and numbers as one fixed-width line (set in a monospace face):
+def _figures(number: Any, points: Any, record: Any, breakers: list[str]) -> str:
+    """A standings row's player number and figures as one fixed-width line (monospace):
     one text block instead of six lays out several times faster, and columns align."""
-    return f"{str(public_id)[:11]:<11} {points!s:>6} {record!s:>8}" + "".join(
+    return f"{str(number)[:11]:<11} {points!s:>6} {record!s:>8}" + "".join(
         f" {value:>7}" for value in breakers
     )
 
@@ -86,7 +91,7 @@ def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:
         .order_by("registered_at", "pk")
     )
     players = [
-        [r.pk, r.display_name, r.public_id, r.status, r.disqualified, r.joined_round]
+        [r.pk, r.display_name, r.public_id, r.number, r.status, r.disqualified, r.joined_round]
         for r in registrations
     ]
     matches = Match.objects.filter(round__event=event, round__kind=Round.Kind.SWISS)

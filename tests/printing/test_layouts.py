@@ -139,7 +139,10 @@ def test_slips_come_four_a_sheet_with_a_box_per_game(round_one, match_format, pa
         assert f"Game {games} winner" in text and f"Game {games + 1} winner" not in text
     for i, match in enumerate(seated(event, 1)):
         a, b = match.player_a, match.player_b
-        slip = f"{match.table}\n{a.display_name}\n{a.public_id}\n{b.display_name}\n{b.public_id}"
+        slip = (
+            f"{match.table}\n{a.display_name}\n{a.player_number}\n"
+            f"{b.display_name}\n{b.player_number}"
+        )
         assert slip in texts[i // 4]
 
 
@@ -189,7 +192,7 @@ def test_pairings_show_every_player_with_table_and_opponent(full_event):
 def test_standings_rank_with_tiebreakers(full_event):
     event, _round = full_event
     lines = "\n".join(pages_text(render_all("standings", event, None))).splitlines()
-    assert ["Rank", "Player", "ID", "Points", "Record", "OMW%", "GW%", "OGW%"] in [
+    assert ["Rank", "Player", "No.", "Points", "Record", "OMW%", "GW%", "OGW%"] in [
         line.split() for line in lines
     ]
     rows = [line.split() for line in lines if line[:1].isdigit()]

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 ROLL_CALL_TEMPLATE = """{% extends "print/document.html" %}
 {% block body %}{% for page in pages %}<div class="page">
 {% include "print/_page_head.html" %}
-{% for r in page.rows %}<p>{{ r.name }} {{ r.id }}</p>{% endfor %}
+{% for r in page.rows %}<p>{{ r.name }} {{ r.number }}</p>{% endfor %}
 </div>{% endfor %}{% endblock %}
 """
 
@@ -70,7 +70,7 @@ def test_a_registered_kind_prints_end_to_end_in_chunks(roll_call, organiser, cli
     assert [text.count("Roll call") for text in texts] == [1, 1, 1]
     assert "Page 3 of 3" in texts[2]
     for registration in event.registrations.select_related("user"):
-        assert f"{registration.display_name} {registration.public_id}" in "".join(texts)
+        assert f"{registration.display_name} {registration.player_number}" in "".join(texts)
     row = client.get(f"/events/{event.pk}/print/jobs/{job.pk}/").content.decode()
     assert "Roll call" in row and "Download PDF" in row
 

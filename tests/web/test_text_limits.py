@@ -85,3 +85,40 @@ def test_a_log_in_with_a_username_past_150_characters_is_the_forms_error(client,
         "/accounts/login/", {"username": organiser.username, "password": PASSWORD}
     )
     assert signed_in.status_code == 302
+
+
+def test_creating_an_event_measures_its_name_and_venue_whatever_calls_the_service(organiser):
+    """The page's form held the event's name to 200 characters, but the service did not:
+    a script, the demo or any other caller stored 5,000 on SQLite, which checks no length."""
+    from tournaments import services
+    from web.errors import ServiceError
+
+    before = snapshot()
+    with pytest.raises(ServiceError) as refused:
+        services.create_event(organiser, name="n" * 5_000, venue="v" * 201)
+    assert snapshot() == before
+    assert [(e["field"], e["message"]) for e in refused.value.errors] == [
+        ("name", "name is 5,000 characters long; keep it to 200."),
+        ("venue", "venue is 201 characters long; keep it to 200."),
+    ]
+
+
+def test_the_new_event_form_refuses_a_5000_character_name_and_says_the_limit(client, organiser):
+    client.force_login(organiser)
+    before = snapshot()
+    response = client.post(
+        "/events/new/",
+        {
+            "name": "x" * 5_000,
+            "game": "iacta",
+            "date": "2026-12-01",
+            "status": "registration",
+            "match_format": "bo3",
+            "top_cut": 0,
+            "round_minutes": 50,
+            "decklists_public": "none",
+            "print_paper": "A4",
+        },
+    )
+    assert response.status_code == 200 and snapshot() == before
+    assert "at most 200 characters" in response.content.decode()

@@ -212,8 +212,9 @@ def _create_registrations(event: Event, players: list[_Player]) -> dict[str, int
                 joined_round=p.joined_round,
                 dropped_after_round=p.dropped_after_round,
                 disqualified=p.disqualified,
+                number=number,
             )
-            for p in players
+            for number, p in enumerate(players, start=1)
         ),
         batch_size=BATCH_SIZE,
     )

@@ -67,10 +67,20 @@ def test_single_undefeated_player():
     check_pairing(s, out)
     first = out["pairings"][0]
     assert first[0] == "champ" and first[1] in {f"a{i}" for i in range(4, 9)}
-    assert out["explanations"][0] == {
-        "pair": first,
-        "reason": "paired down: champ is the only player on 12 points",
-    }
+    (explanation, *_) = out["explanations"]
+    assert explanation["pair"] == first
+    assert explanation["reason"] == "paired down: champ is the only player on 12 points"
+    assert explanation["notes"] == [
+        {
+            "kind": "pair_down",
+            "why": "only_one",
+            "player": "champ",
+            "opponent": first[1],
+            "points": 12,
+            "pool": 1,
+            "between": [],
+        }
+    ]
 
 
 def test_every_player_already_had_a_bye_but_one():
@@ -90,6 +100,7 @@ def test_everyone_had_a_bye():
     check_pairing(s, out)
     assert out["bye"] == "p5"  # lowest-ranked: 4 points, the later of p2 and p5
     assert out["bye_reason"].startswith("bye: every player has had a bye")
+    assert out["bye_note"]["why"] == "everyone_had_one" and out["bye_note"]["player"] == "p5"
 
 
 def test_bye_skips_a_player_whose_removal_forces_a_rematch():
@@ -107,6 +118,8 @@ def test_bye_skips_a_player_whose_removal_forces_a_rematch():
     assert out["bye"] == "d"
     assert "(e could not)" in out["bye_reason"]
     assert ["a", "e"] in out["pairings"]
+    # The same as data, for callers that word it with names rather than ids.
+    assert out["bye_note"] == {"why": "lowest", "player": "d", "had_bye": False, "skipped": ["e"]}
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 5, 31])

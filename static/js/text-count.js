@@ -1,0 +1,42 @@
+/* A count as you type for text with a limit: every input or textarea with both
+   maxlength and data-count gets "12 of 200 characters" beside it, said politely to
+   screen readers once the text is close to its limit. A file of its own, not inline
+   script (the CSP allows none); without JavaScript, maxlength alone still holds. */
+(function () {
+  "use strict";
+
+  function counterFor(field) {
+    var counter = document.createElement("small");
+    counter.className = "text-count";
+    counter.id = (field.id || field.name || "field") + "-count";
+    field.insertAdjacentElement("afterend", counter);
+    var described = field.getAttribute("aria-describedby");
+    field.setAttribute("aria-describedby", (described ? described + " " : "") + counter.id);
+    return counter;
+  }
+
+  function show(field, counter) {
+    var limit = parseInt(field.getAttribute("maxlength"), 10);
+    var used = field.value.length;
+    counter.textContent = used.toLocaleString() + " of " + limit.toLocaleString() + " characters";
+    var near = used >= limit * 0.9;
+    counter.classList.toggle("text-count-near", near);
+    counter.setAttribute("aria-live", near ? "polite" : "off");
+  }
+
+  function attach(field) {
+    if (field.dataset.counted || !field.hasAttribute("maxlength")) return;
+    field.dataset.counted = "1";
+    var counter = counterFor(field);
+    show(field, counter);
+    field.addEventListener("input", function () { show(field, counter); });
+  }
+
+  function attachAll(root) {
+    var fields = root.querySelectorAll("input[data-count], textarea[data-count]");
+    for (var i = 0; i < fields.length; i++) attach(fields[i]);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { attachAll(document); });
+  document.addEventListener("htmx:afterSwap", function (event) { attachAll(event.target); });
+})();
