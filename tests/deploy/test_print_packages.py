@@ -80,3 +80,9 @@ def test_dockerfile_installs_exactly_the_list():
     assert re.search(r"xargs apt-get install -y --no-install-recommends\s*$", install), install
     real_filter = filter_.replace(copied_to[0], str(PACKAGES_FILE))
     assert bash(f"{real_filter} | xargs echo").split() == listed_packages()
+
+
+def test_the_bare_metal_guide_installs_the_list_too():
+    guide = (ROOT / "deploy" / "README.md").read_text()
+    assert "/opt/arbiter/deploy/print-packages.txt" in guide
+    assert "fonts-noto-cjk" not in guide  # no second list to fall behind
