@@ -1,8 +1,9 @@
-"""Every name prints with real glyphs: slips, pairings and standings for players named in
-Latin, Greek, Cyrillic, Japanese, Chinese, Korean, Arabic, Hebrew, Thai, Devanagari and
-with emoji. Checked from the PDF itself: the text layer holds every name, and every
-character is drawn by an embedded font that has a glyph for it (never .notdef, never the
-"unknown glyph" Pango hands out when no installed font has one, which prints as a box).
+"""Every name prints with real glyphs: slips, pairings, standings, decklists and the
+penalty report for players named in Latin, Greek, Cyrillic, Japanese, Chinese, Korean,
+Arabic, Hebrew, Thai, Devanagari and with emoji. Checked from the PDF itself: the text
+layer holds every name, and every character is drawn by an embedded font that has a glyph
+for it (never .notdef, never the "unknown glyph" Pango hands out when no installed font
+has one, which prints as a box).
 
 A database test, so it runs in both passes of scripts/test (SQLite and PostgreSQL)."""
 
@@ -16,9 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
+from decks.models import Decklist
+from judging.models import Penalty
 from printing import documents
 from tests.conftest import play_out
 from tournaments.models import Registration
@@ -41,7 +45,14 @@ NAMES = {
     "Zoë 🐉🎲": "Noto-Color-Emoji",  # the emoji; "Zoë" is DejaVu Sans
 }
 EVENT_NAME = "Cup 🏆 Кубок 杯"
-KINDS = ["match_slips", "pairings_by_name", "pairings_by_table", "standings"]
+KINDS = [
+    "match_slips",
+    "pairings_by_name",
+    "pairings_by_table",
+    "standings",
+    "decklists",
+    "penalty_report",
+]
 
 
 @dataclass(frozen=True)
@@ -116,14 +127,33 @@ def letters(name: str) -> set[str]:
 
 
 @pytest.fixture
-def world_of_names(make_world, organiser):
-    """12 players, round 1 paired and played; eleven of them named in NAMES' scripts."""
+def world_of_names(make_world, organiser, judge):
+    """12 players, round 1 paired and played; eleven of them named in NAMES' scripts, each
+    with a submitted decklist and a penalty (so every document prints every name)."""
     world = make_world(12, name=EVENT_NAME)
     play_out(world.round, organiser, "2-1")
     players = list(Registration.objects.filter(event=world.event).order_by("pk"))
+    matches = {m.player_a_id: m for m in world.round.matches.all()}
+    matches |= {m.player_b_id: m for m in world.round.matches.all() if m.player_b_id}
     for player, name in zip(players, NAMES, strict=False):
         player.name = name
         player.save()
+        Decklist.objects.create(
+            registration=player,
+            main=[{"name": "Snake Eyes", "count": 40}],
+            status=Decklist.Status.SUBMITTED,
+            submitted_at=timezone.now(),
+        )
+        Penalty.objects.create(
+            event=world.event,
+            round=world.round,
+            match=matches[player.pk],
+            player=player,
+            infraction="slow_play",
+            judge=judge,
+            game=1,
+            consequences=[],
+        )
     return world.event
 
 
