@@ -1,12 +1,15 @@
 """Match slips of a 2,000-player round (1,000 slips) from click to downloadable PDF.
 
 Run (Redis on 127.0.0.1:6379 needed):
-    .venv/bin/python benchmarks/print_slips.py [--players 2000] [--workers 2]
+    .venv/bin/python benchmarks/print_slips.py [--players 2000] [--workers 2] [--world-names]
 
 Builds a throw-away SQLite database and media folder, pairs round 1, starts N real
 ``celery worker`` processes (one process each, Redis as broker), waits until they
 answer, then times ``request_print`` (what the organiser's button calls) until the
 job is done and its file is on disk. Target: under 15 s with two workers.
+``--world-names`` names the players in turn in Latin, Greek, Cyrillic, Japanese, Chinese,
+Korean, Arabic, Hebrew, Thai, Devanagari and with emoji (every face print.css names, and
+the emoji font's bitmaps), to see what names from all over the world cost.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379")
+    parser.add_argument("--world-names", action="store_true")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="arbiter-print-bench-"))
     queue = f"bench-{uuid.uuid4().hex[:6]}"
@@ -48,6 +52,8 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     event = build_round(args.players)
+    if args.world_names:
+        name_in_every_script(event)
     workers = [start_worker(queue, i) for i in range(args.workers)]
     try:
         wait_for_workers(app, args.workers)
@@ -76,6 +82,29 @@ def build_round(players: int):
         judge=None,
     )
     return world.event
+
+
+WORLD_NAMES = [
+    "Ada Lovelace",
+    "Αλέξανδρος",
+    "Дмитрий",
+    "山田太郎",
+    "王秀英",
+    "김민준",
+    "محمد",
+    "דוד",
+    "สมชาย",
+    "अर्जुन",
+    "Zoë 🐉🎲",
+]
+
+
+def name_in_every_script(event) -> None:
+    """Each player renamed to one of WORLD_NAMES in turn, numbered to keep names apart."""
+    players = list(event.registrations.order_by("pk"))
+    for i, player in enumerate(players):
+        player.name = f"{WORLD_NAMES[i % len(WORLD_NAMES)]} {i + 1}"
+    type(players[0]).objects.bulk_update(players, ["name"])
 
 
 def _user(name: str):

@@ -128,14 +128,15 @@ def _as_form(page, writer: PdfWriter) -> IndirectObject:
 
 
 def warm_up() -> float:
-    """Load fonts (Latin, Greek, Cyrillic, CJK), the stylesheet and pypdf before the
-    first real chunk; returns the seconds taken. See ``documents.warm_up``."""
+    """Load fonts (every script print.css names, emoji too), the stylesheet and pypdf
+    before the first real chunk; returns the seconds taken. See ``documents.warm_up``."""
     started = time.perf_counter()
     qr = segno.make("https://example.invalid/", error="m").png_data_uri(border=2)
     html = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>'
         "<p>Latin Ελληνικά Кириллица 山田太郎 <b>山田太郎</b> "
-        '<span lang="ko">김민준 <b>김민준</b></span> ✂ —</p>'
+        '<span lang="ko">김민준 <b>김민준</b></span> ✂ — สมชาย अर्जुन 🎲 <b>🎲</b> '
+        '<span lang="ar">محمد <b>محمد</b></span> <span lang="he">דוד <b>דוד</b></span></p>'
         f'<img src="{qr}" style="width: 20mm; image-rendering: pixelated"></body></html>'
     )
     pdf = render_pdf(html)

@@ -60,13 +60,16 @@ ensure_apt() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# WeasyPrint's libraries and fonts: Pango, HarfBuzz's subsetter (without it WeasyPrint
-# falls back to fontTools and is ~2.5x slower) and fonts for Latin, Cyrillic, Greek and
-# CJK names; poppler-utils turns PDFs into PNGs for the tests.
-PRINT_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-cjk poppler-utils)
+# WeasyPrint's libraries and the fonts for every name, from deploy/print-packages.txt (the
+# Dockerfile installs the same list), plus poppler-utils, which turns PDFs into PNGs and text
+# for the tests.
+print_packages() { grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$ROOT/deploy/print-packages.txt"; }
 ensure_print_deps() {
-  ensure_apt "${PRINT_PACKAGES[@]}" ||
-    echo "WARNING: could not install ${PRINT_PACKAGES[*]} (needs root or sudo): printing will be slow or fail."
+  local packages
+  mapfile -t packages < <(print_packages)
+  packages+=(poppler-utils)
+  ensure_apt "${packages[@]}" ||
+    echo "WARNING: could not install ${packages[*]} (needs root or sudo): printing will be slow or fail, names may print as empty boxes."
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import unicodedata
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -176,8 +177,9 @@ class PagedList(DocumentKind):
 
 
 def script_lang(text: str) -> str:
-    """The language to mark a name with, so print.css picks the matching CJK face:
-    "ko" for Hangul, "ja" for kana, else "" (Han alone prints in the Japanese face)."""
+    """The language to mark a name with, so print.css picks the matching face: "ko" for
+    Hangul, "ja" for kana, "ar" for Arabic script, "he" for Hebrew, else "" (Han alone
+    prints in the Japanese face; every other script finds its face in the main stack)."""
     if text.isascii():
         return ""
     for char in text:
@@ -186,6 +188,9 @@ def script_lang(text: str) -> str:
             return "ko"
         if 0x3040 <= code <= 0x30FF:
             return "ja"
+        script = unicodedata.name(char, "").split(" ", 1)[0]
+        if script in ("ARABIC", "HEBREW"):
+            return "ar" if script == "ARABIC" else "he"
     return ""
 
 
