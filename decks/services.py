@@ -306,7 +306,8 @@ def list_state(event: Event, registration: Registration | None) -> ListState | N
 def why_not_legal(report: DeckReport) -> list[dict]:
     """Each reason a list cannot be submitted, as API errors (line numbers and rules named)."""
     errors = [
-        {"field": "text", "message": f"Line {p['line']}: {p['message']}"} for p in report.problems
+        {"field": "text", "message": f'Line {p["line"]} "{p["text"]}": {p["message"]}'}
+        for p in report.problems
     ]
     errors += [
         {"field": "text", "message": f"Line {u['line']}: no card is called {u['name']!r}."}

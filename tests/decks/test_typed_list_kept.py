@@ -124,3 +124,15 @@ def test_the_live_check_says_logged_out_in_place_of_the_report(client, hall):
     assert answer.status_code == 200
     assert "You are logged out" in answer.content.decode()
     assert f"next=/events/{hall.pk}/deck/" in answer.content.decode()
+
+
+def test_the_api_names_an_unreadable_line_by_its_text_too(client, hall, pat):
+    client.force_login(pat.user)
+    answer = client.put(
+        f"/api/v1/events/{hall.pk}/decklists/mine/",
+        {"text": "Ember Tith x\n" + demo_decklist(0), "submit": True},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    messages = [e["message"] for e in answer.json()["errors"]]
+    assert any(m.startswith('Line 1 "Ember Tith x": no count after the "x"') for m in messages)
