@@ -21,6 +21,11 @@ from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
 from pairing.swiss import SwissPlayer
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.player_names import player_labels
+
+# Keys the site adds to the contract's standings rows for its own pages: the
+# registration's pk, and the name as pages print it ("Sam Lee #2" where two share it).
+INTERNAL_KEYS = frozenset({"registration", "label"})
 
 
 def is_active_in(registration: Registration, round_number: int) -> bool:
@@ -115,14 +120,16 @@ class EventHistory:
             tiebreakers=event.tiebreakers or DEFAULT_TIEBREAKERS,
         )
         registration_of = {p["id"]: p["registration"] for p in players}
+        labels = player_labels(self.registrations)
         for row in rows:
             row["registration"] = registration_of[row["player"]]
+            row["label"] = labels[row["registration"]]
         return rows
 
     def public_rows(self) -> list[dict[str, Any]]:
         """The rows exactly as the contract shows them (no internal keys)."""
         return [
-            {key: value for key, value in row.items() if key != "registration"}
+            {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
             for row in self.standings_rows()
         ]
 

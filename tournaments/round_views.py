@@ -287,11 +287,14 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
     top_cut = match is not None and match.round.kind == Round.Kind.TOP_CUT
     taps = my_match_text.tap_scores(event.match_format, top_cut) if match is not None else []
     asked = request.GET.get("report", "")
+    opponent = my_match_text.opponent_of(match, me) if match is not None else None
+    if match is not None:
+        player_names.tell_apart(event, [match.player_a, match.player_b])
     return {
         "event": event,
         "me": me,
         "match": match,
-        "opponent": my_match_text.opponent_of(match, me) if match is not None else None,
+        "opponent": opponent,
         "seat": my_match_text.seat_text(match, me) if match is not None else "",
         "i_reported": match is not None and match.reported_by_id == me.pk,
         "score": games.score if games is not None and games.played else None,
@@ -390,6 +393,7 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
     opponent = None
     if me is not None and not match.is_bye:
         opponent = match.player_b if match.player_a_id == me.pk else match.player_a
+    player_names.tell_apart(event, [match.player_a, match.player_b])
     context = {
         "event": event,
         "me": me,

@@ -23,7 +23,7 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.history import EventHistory
+from tournaments.history import INTERNAL_KEYS, EventHistory
 from tournaments.models import Event
 
 
@@ -116,6 +116,6 @@ def standings_columns(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
 def public_rows(event: Event) -> list[dict[str, Any]]:
     """The event's standings exactly as the contract shows them (no internal keys)."""
     return [
-        {key: value for key, value in row.items() if key != "registration"}
+        {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
         for row in standings_rows(event)
     ]
