@@ -474,5 +474,40 @@ class EventLog(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
 
+    # What the dashboard's log says for each action code (the codes stay in the data,
+    # the API and exports; people read these).
+    WORDS = {
+        "pair": "paired the round",
+        "repair": "paired the round again",
+        "swap": "swapped two players' seats",
+        "start": "started the round",
+        "close": "closed the round",
+        "top_cut": "started the top cut",
+        "top_cut_round": "paired the next round of the top cut",
+        "finish": "finished the event",
+        "edit": "edited the event",
+        "check_in": "checked players in",
+        "drop": "dropped a player",
+        "late_entry": "added a late entry",
+        "pin": "pinned a player to a table",
+        "import": "imported the event",
+        "decklist_reminder": "sent decklist reminders",
+        "unlock_decklist": "unlocked a decklist",
+        "time_extension": "granted a time extension",
+        "time_extension_removed": "removed a time extension",
+        "game_loss": "applied a game loss",
+        "undo_game_loss": "undid a game loss",
+        "match_loss": "applied a match loss",
+        "undo_match_loss": "undid a match loss",
+        "reinstate": "reinstated a player",
+    }
+
     def __str__(self) -> str:
         return f"{self.event.name}: {self.action}"
+
+    @property
+    def words(self) -> str:
+        """The action as a person reads it ("closed the round"), the code if it is new."""
+        if self.action == "drop" and self.data.get("disqualified"):
+            return "disqualified a player"
+        return self.WORDS.get(self.action, self.action.replace("_", " "))
