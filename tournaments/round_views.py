@@ -302,7 +302,10 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
         "taps": taps,
         # Without JavaScript a tap opens the page with ?report=2-1: the question to confirm.
         "asked": next((t for t in taps if t.text == asked), None),
-        "idle": _idle(event, me) if match is None else None,
+        # Once the event is over, the player's place shows above their last match too.
+        "idle": _idle(event, me)
+        if match is None or event.status == Event.Status.FINISHED
+        else None,
     }
 
 

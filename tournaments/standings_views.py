@@ -99,12 +99,12 @@ def placings_table(event: Event, placings: EventPlacings, query: str = "") -> Sa
     """The placings table as HTML: cached per results version when it shows everyone."""
     if query:
         rows = _matching(placings.rows, query)
-        context = {"rows": rows, "total": len(placings.rows)}
+        context = {"rows": rows, "total": len(placings.rows), "cut": placings.cut_started}
         return mark_safe(render_to_string("tournaments/_placings_table.html", context))
     key = f"{cache_key(event)}:placings-table"
     html = cache.get(key)
     if html is None:
-        context = {"rows": placings.rows, "total": None}
+        context = {"rows": placings.rows, "total": None, "cut": placings.cut_started}
         html = render_to_string("tournaments/_placings_table.html", context)
         cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
     return mark_safe(html)  # our own template's output, escaped as it rendered

@@ -6,8 +6,7 @@ the player's "My match" say, and what they must not say. Seen before: an open ev
 its organiser "Set the event to 'Open for registration'"; a draft with 0 players offered a
 big "Pair round 1" button.
 
-None in a cell: that page's wording in that state is another change's (the standings
-and My match after the cut belong to the final placings).
+None in a cell: nobody can see that page in that state (My match with no player).
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ SET_OPEN = "Set the event to “Open for registration”"
 NO_ROUND = "No round has been paired yet."
 NO_STANDINGS = "No standings yet."
 NO_MATCH = "You have no match right now."
+NO_RESULTS = "Standings appear once the first round has results."
 
 # state: event page, dashboard, pairings, standings, my match
 STATES: dict[str, dict[str, Says | None]] = {
@@ -82,14 +82,14 @@ STATES: dict[str, dict[str, Says | None]] = {
         "event": Says(("Round 1 is paired: find your table in the pairings.",)),
         "dashboard": Says(("Start round 1",), ("Pair round 1", "Nobody has")),
         "pairings": Says(("Round 1",), (NO_ROUND,)),
-        "standings": None,
+        "standings": Says((NO_STANDINGS, NO_RESULTS)),
         "my_match": Says(("Round 1 — table",), (NO_MATCH,)),
     },
     "round 1 running": {
         "event": Says(("Round 1 is under way.",)),
         "dashboard": Says(("Close round 1",), ("Start round 1",)),
         "pairings": Says(("Round 1",), (NO_ROUND,)),
-        "standings": None,
+        "standings": Says((NO_STANDINGS, NO_RESULTS)),
         "my_match": Says(("Round 1 — table",), (NO_MATCH,)),
     },
     "round 1 closed": {
@@ -97,21 +97,24 @@ STATES: dict[str, dict[str, Says | None]] = {
         "dashboard": Says(("Pair round 2",), ("Close round 1",)),
         "pairings": Says(("Round 1",), (NO_ROUND,)),
         "standings": Says(("P01",), (NO_STANDINGS,)),
-        "my_match": None,
+        "my_match": Says(("The result is final",), (NO_MATCH,)),
     },
     "top cut": {
         "event": Says(("Round 4 (top cut) is paired",)),
         "dashboard": Says(("Start round 4",), ("Pair round", "Cut to the top")),
         "pairings": Says(("Round 4 (top cut)",), (NO_ROUND,)),
-        "standings": Says((), (NO_STANDINGS,)),
-        "my_match": None,
+        "standings": Says(("Placings so far", "Top 4", "In the semifinals"), (NO_STANDINGS,)),
+        "my_match": Says(("Round 4 · ", "Report the result"), (NO_MATCH,)),
     },
     "finished": {
         "event": Says(("The event is finished.",), ("not paired yet",)),
         "dashboard": Says(("The event is finished.",), ('id="next-step"',)),
-        "pairings": Says((), (NO_ROUND,)),
-        "standings": Says((), (NO_STANDINGS,)),
-        "my_match": None,
+        "pairings": Says(("Round 3",), (NO_ROUND,)),
+        "standings": Says(
+            ("Final placings", "Winner: <strong>P01</strong>", "the final Swiss standings"),
+            (NO_STANDINGS, "Top cut", "In the semifinals"),
+        ),
+        "my_match": Says(("The event is over: you finished 1st.",), (NO_MATCH,)),
     },
 }
 
