@@ -99,8 +99,9 @@ def _decklist_context(event: Event, current: Round | None) -> dict:
         return {}
     if current is None:
         return {"decklists_open": True, "decklists_missing": decklist_gate.missing_decklists(event)}
-    first = event.rounds.filter(number=1).first()
-    return {"decklist_record": decklist_gate.describe(first.pairing_stats if first else None)}
+    if current.number != 1:
+        return {}  # the record belongs to round 1's pairing: its view shows it
+    return {"decklist_record": decklist_gate.describe(current.pairing_stats)}
 
 
 @require_POST

@@ -8,7 +8,7 @@ from django.core import mail
 from arbiter.worlds import submit_demo_decklists
 from decks import services as decks
 from decks.cardpool import load_demo_pools
-from tests.conftest import refused
+from tests.conftest import play_out, refused
 from tournaments import rounds
 from tournaments.decklist_gate import MissingDecklists
 from tournaments.models import EventLog, Registration
@@ -152,3 +152,14 @@ def test_the_refusal_names_the_players(organiser, six):
     with pytest.raises(MissingDecklists) as caught:
         rounds.pair_next_round(event, organiser)
     assert [m.registration for m in caught.value.missing] == players[3:]
+
+
+def test_the_dashboard_shows_the_decklist_record_with_round_1_only(client, organiser, six):
+    event, _ = six("warn")
+    first = rounds.pair_next_round(event, organiser, confirm_missing_decklists=True)
+    page = manage(client, organiser, event)
+    assert "Decklist check (warn): paired with 3 players without a legal submitted list" in page
+    play_out(first, organiser, "2-0")
+    rounds.close_round(first, organiser)
+    rounds.pair_next_round(event, organiser)
+    assert "Decklist check" not in manage(client, organiser, event)  # round 2's view
