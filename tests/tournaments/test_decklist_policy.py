@@ -163,3 +163,11 @@ def test_the_dashboard_shows_the_decklist_record_with_round_1_only(client, organ
     rounds.close_round(first, organiser)
     rounds.pair_next_round(event, organiser)
     assert "Decklist check" not in manage(client, organiser, event)  # round 2's view
+
+
+def test_a_player_dropped_before_round_1_reads_so_on_the_dashboard(client, organiser, six):
+    event, players = six("warn")
+    client.force_login(organiser)
+    client.post(f"/events/{event.pk}/players/{players[5].pk}/drop/", {"reason": "No list."})
+    page = manage(client, organiser, event)
+    assert "Dropped before round 1" in page and "after round 0" not in page
