@@ -25,6 +25,7 @@ from decks.models import Decklist
 from judging.models import Penalty
 from printing import documents
 from tests.conftest import play_out
+from tests.printing.pdf_fonts import fonts_in
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -67,24 +68,7 @@ class Drawn:
 
 def drawn_glyphs(pdf: bytes) -> list[Drawn]:
     """Every (font, glyph) in the PDF's fonts, on pages and in the forms they draw."""
-    found: list[Drawn] = []
-    seen: set[int] = set()
-
-    def visit(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for ref in (resources.get("/Font") or {}).values():
-            if ref.idnum in seen:
-                continue
-            seen.add(ref.idnum)
-            found.extend(_font_glyphs(ref.get_object()))
-        for xobject in (resources.get("/XObject") or {}).values():
-            xobject = xobject.get_object()
-            if xobject.get("/Subtype") == "/Form":
-                visit(xobject.get("/Resources"))
-
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        visit(page.get("/Resources"))
-    return found
+    return [drawn for font in fonts_in(pdf) for drawn in _font_glyphs(font)]
 
 
 def _font_glyphs(font) -> list[Drawn]:

@@ -23,6 +23,7 @@ from printing.documents.base import script_lang
 from printing.documents.slips import match_url
 from printing.render import STATIC_PREFIX, StaticOnlyFetcher, join_pdfs, page_count
 from tests.conftest import make_event, play_out
+from tests.printing.pdf_fonts import fonts_in
 from tournaments import results, rounds
 from tournaments.match_games import Score
 from tournaments.models import Match
@@ -50,26 +51,15 @@ def page_sizes(pdf: bytes) -> set[tuple[int, int]]:
 def embedded_fonts(pdf: bytes) -> dict[str, bool]:
     """BaseFont name → whether its font file is embedded, over pages and their forms."""
     found: dict[str, bool] = {}
-
-    def visit(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for font in (resources.get("/Font") or {}).values():
-            font = font.get_object()
-            descendant = (
-                font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
-            )
-            descriptor = descendant.get("/FontDescriptor")
-            descriptor = descriptor.get_object() if descriptor is not None else {}
-            found[str(font["/BaseFont"])] = any(
-                key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")
-            )
-        for xobject in (resources.get("/XObject") or {}).values():
-            xobject = xobject.get_object()
-            if xobject.get("/Subtype") == "/Form":
-                visit(xobject.get("/Resources"))
-
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        visit(page.get("/Resources"))
+    for font in fonts_in(pdf):
+        descendant = (
+            font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        )
+        descriptor = descendant.get("/FontDescriptor")
+        descriptor = descriptor.get_object() if descriptor is not None else {}
+        found[str(font["/BaseFont"])] = any(
+            key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")
+        )
     return found
 
 
