@@ -222,9 +222,18 @@ class Decklist(models.Model):
     unlocked = models.BooleanField(
         default=False, help_text="An organiser reopened it after round 1 started."
     )
+    draft_text = models.TextField(
+        blank=True,
+        help_text="A newer list refused for submission while this one stays submitted.",
+    )
 
     def __str__(self) -> str:
         return f"Decklist of {self.registration.display_name}"
+
+    @property
+    def editor_text(self) -> str:
+        """What the player's editor shows: their newest typed list."""
+        return self.draft_text or self.raw_text
 
     @property
     def main_count(self) -> int:

@@ -218,17 +218,18 @@ class NotSubmitted(ServiceError):
     """A list sent for submission that is not legal: refused, and kept as the draft.
 
     Raised after the draft is committed, so the typed text and its problems survive the
-    refusal; ``decklist`` is that draft and ``report`` says what is wrong.
+    refusal; ``decklist`` holds that draft and ``report`` says what is wrong. A list
+    already submitted stays submitted: the refused text is kept beside it.
     """
 
-    def __init__(self, decklist: Decklist, report: DeckReport, withdrawn: bool):
+    def __init__(self, decklist: Decklist, report: DeckReport):
         self.decklist, self.report = decklist, report
         refusal = (
             "This list is not legal yet, so it is not submitted: it is kept as your draft. "
             "Fix what is listed below and submit again."
         )
-        if withdrawn:
-            refusal += " Your earlier submitted list is replaced by this draft."
+        if decklist.status == Decklist.Status.SUBMITTED:
+            refusal += " Your earlier submitted list still stands until you submit a legal one."
         super().__init__(
             refusal, "text", errors=[{"field": "text", "message": refusal}, *why_not_legal(report)]
         )
@@ -240,9 +241,9 @@ def save_decklist(registration: Registration, text: str, *, submit: bool, actor)
     A list sent for submission that is not legal is never lost: it is stored as the
     player's draft, with its violations, and then refused (``NotSubmitted``).
     """
-    decklist, report, withdrawn = _store_decklist(registration, text, submit=submit)
-    if submit and decklist.status != Decklist.Status.SUBMITTED:
-        raise NotSubmitted(decklist, report, withdrawn)
+    decklist, report, refused = _store_decklist(registration, text, submit=submit)
+    if refused:
+        raise NotSubmitted(decklist, report)
     return decklist, report
 
 
@@ -252,7 +253,9 @@ def _store_decklist(
 ) -> tuple[Decklist, DeckReport, bool]:
     """Store the text: submitted when asked and legal, a draft otherwise.
 
-    The third value says whether a submitted list became a draft by this.
+    The third value says whether a submission was refused. A refused list never
+    replaces a submitted one (the player would lose a legal registration by trying an
+    edit): it is kept as ``draft_text`` beside it.
     """
     registration = (
         Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
@@ -262,23 +265,26 @@ def _store_decklist(
     reason = decklist_locked(decklist, event)
     if reason:
         raise ServiceError(reason)
-    text = text.replace("\r\n", "\n")  # a browser sends a form's lines with CRLF
+    text = text.replace("\r\n", "\n")[:20000]  # a browser sends a form's lines with CRLF
     report = check_text(event, text)
-    withdrawn = decklist is not None and decklist.status == Decklist.Status.SUBMITTED
+    refused = submit and not report.legal
+    if refused and decklist is not None and decklist.status == Decklist.Status.SUBMITTED:
+        decklist.draft_text = text
+        decklist.save(update_fields=["draft_text", "updated_at"])
+        return decklist, report, True
     decklist = decklist or Decklist(registration=registration)
     decklist.main, decklist.sideboard = report.main, report.sideboard
-    decklist.raw_text = text[:20000]
+    decklist.raw_text, decklist.draft_text = text, ""
     decklist.legal, decklist.violations = report.legal, report.violations
     if submit and report.legal:
         decklist.status = Decklist.Status.SUBMITTED
         decklist.submitted_at = timezone.now()
         decklist.unlocked = False
-        withdrawn = False
     else:  # an edited list is a draft again until it is submitted (and checked) anew
         decklist.status = Decklist.Status.DRAFT
         decklist.submitted_at = None
     decklist.save()
-    return decklist, report, withdrawn
+    return decklist, report, refused
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
             else:
                 messages.success(request, "Draft saved. Submit it before the deadline.")
             return redirect("decks:my_deck", event.pk)
-    text = typed if typed is not None else (decklist.raw_text if decklist else "")
+    text = typed if typed is not None else (decklist.editor_text if decklist else "")
     if report is None and text:
         report = _safe_report(event, text)
     context = {

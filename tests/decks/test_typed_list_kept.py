@@ -47,11 +47,22 @@ def test_an_illegal_submission_comes_back_in_the_box_and_stays_as_the_draft(clie
     assert "a draft with" in again and "problem" in again
 
 
-def test_an_illegal_resubmission_says_the_earlier_list_is_no_longer_submitted(hall, pat):
-    services.save_decklist(pat, demo_decklist(0), submit=True, actor=None)
-    with pytest.raises(services.NotSubmitted, match="earlier submitted list is replaced"):
+def test_an_illegal_resubmission_keeps_the_submitted_list_and_the_new_text(client, hall, pat):
+    """Trying an edit must not cost a player their legal registration: the submitted
+    list stands, and the refused text is kept beside it for the editor."""
+    legal = demo_decklist(0)
+    services.save_decklist(pat, legal, submit=True, actor=None)
+    with pytest.raises(services.NotSubmitted, match="earlier submitted list still stands"):
         services.save_decklist(pat, ILLEGAL, submit=True, actor=None)
-    assert Decklist.objects.get(registration=pat).status == Decklist.Status.DRAFT
+    kept = Decklist.objects.get(registration=pat)
+    assert kept.status == Decklist.Status.SUBMITTED and kept.legal and kept.raw_text == legal
+    assert kept.draft_text == ILLEGAL
+    client.force_login(pat.user)
+    page = html.unescape(client.get(deck_page(hall)).content.decode())
+    assert f">{ILLEGAL}</textarea>" in page  # the editor shows the newest typed list
+    assert "this list still stands" in page
+    services.save_decklist(pat, demo_decklist(1), submit=True, actor=None)
+    assert Decklist.objects.get(registration=pat).draft_text == ""  # a legal submit replaces both
 
 
 def test_the_api_keeps_an_illegal_submission_as_the_draft(client, hall, pat):
