@@ -67,6 +67,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             "tests/unit is for pure tests (no database, cache or broker): " + ", ".join(impure[:5])
         )
     if not SERVICES_PASS:
+        run_browser_tests_last(items)
         return
     keep, left_out = [], []
     for item in items:
@@ -75,6 +76,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=left_out)
         config.stash[PURE_LEFT_OUT] = len(left_out)
         items[:] = keep
+
+
+def run_browser_tests_last(items: list[pytest.Item]) -> None:
+    """Browser tests after every other test, in each worker too (xdist hands tests out in
+    collection order): Playwright's sync API leaves an event loop running in the test
+    thread for the rest of the session, and there every later ``async_to_sync`` (the
+    channel layer, the socket tests) fails with "cannot use AsyncToSync in the same
+    thread as an async event loop"."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
 
 
 def _in_this_pass(item: pytest.Item) -> bool:

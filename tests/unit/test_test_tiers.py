@@ -54,3 +54,12 @@ def test_a_selection_left_to_another_part_passes_but_nothing_selected_still_fail
     assert topology_only.returncode == 0, topology_only.stdout + topology_only.stderr
     nothing = pytest_run(PURE, "-k", "no_such_test", test_pass="services")
     assert nothing.returncode == 5, nothing.stdout + nothing.stderr
+
+
+def test_the_first_pass_runs_browser_tests_after_every_other_test():
+    """Named first on the command line, a browser test still runs last: a socket test
+    after it would meet Playwright's event loop in the same thread."""
+    run = pytest_run(BROWSER, PURE, USES_THE_DATABASE, test_pass=None)
+    files = [line.split("::")[0] for line in run.stdout.splitlines() if "::" in line]
+    assert files and files[-1] == BROWSER and files.index(BROWSER) > files.index(PURE)
+    assert files.index(BROWSER) > files.index(USES_THE_DATABASE)
