@@ -9,16 +9,17 @@ The states and what each page says are tabled in ``tests/tournaments/test_event_
 
 from __future__ import annotations
 
+from tournaments.history import is_active_in
 from tournaments.models import Event, Registration, Round
 
 MIN_PLAYERS = 2
 
 
 def round_one_players(event: Event) -> tuple[int, int]:
-    """(registered, checked in and able to play round 1): round 1 pairs the second."""
-    seated = event.registrations.filter(status=Registration.Status.REGISTERED)
-    ready = seated.filter(checked_in=True, disqualified=False, joined_round__lte=1)
-    return seated.count(), ready.count()
+    """(registered, able to play round 1): round 1 pairs the second, by the pairing's
+    own rule (``history.is_active_in``)."""
+    registered = list(event.registrations.filter(status=Registration.Status.REGISTERED))
+    return len(registered), sum(1 for r in registered if is_active_in(r, 1))
 
 
 def pairing_blocker(event: Event) -> str | None:

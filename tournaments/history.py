@@ -28,6 +28,11 @@ from tournaments.player_names import player_labels
 INTERNAL_KEYS = frozenset({"registration", "label"})
 
 
+def public_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A standings row as the contract shows it: the site's own keys left out."""
+    return {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
+
+
 def is_active_in(registration: Registration, round_number: int) -> bool:
     """Registered, checked in, joined by then, not dropped before it, not disqualified."""
     if registration.status == Registration.Status.WAITLISTED or registration.disqualified:
@@ -128,10 +133,7 @@ class EventHistory:
 
     def public_rows(self) -> list[dict[str, Any]]:
         """The rows exactly as the contract shows them (no internal keys)."""
-        return [
-            {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
-            for row in self.standings_rows()
-        ]
+        return [public_row(row) for row in self.standings_rows()]
 
     def swiss_players(self, round_number: int) -> list[SwissPlayer]:
         """The engine's input for round ``round_number``: its active players, standings order.

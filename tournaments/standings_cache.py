@@ -23,7 +23,7 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.history import INTERNAL_KEYS, EventHistory
+from tournaments.history import EventHistory, public_row
 from tournaments.models import Event
 
 
@@ -115,7 +115,4 @@ def standings_columns(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 def public_rows(event: Event) -> list[dict[str, Any]]:
     """The event's standings exactly as the contract shows them (no internal keys)."""
-    return [
-        {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
-        for row in standings_rows(event)
-    ]
+    return [public_row(row) for row in standings_rows(event)]
