@@ -42,7 +42,7 @@ def _login_keeping_text(view):
     """login_required, saying why when a save arrives after the session expired.
 
     The POSTed text cannot survive the trip to the log-in page, but the editor keeps a
-    copy in the browser (deck-builder.js) and puts it back once the player is in again.
+    copy in the browser (deck-draft.js) and puts it back once the player is in again.
     """
 
     @wraps(view)

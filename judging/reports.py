@@ -25,6 +25,7 @@ from judging.models import INFRACTION_LABELS, Penalty
 from judging.penalties import consequence_words
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
+from web.spreadsheet import spreadsheet_cell
 
 CSV_COLUMNS = [
     "issued_at",
@@ -40,8 +41,6 @@ CSV_COLUMNS = [
     "voided_at",
     "void_reason",
 ]
-# A cell starting with one of these is run as a formula by spreadsheet programs.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def consequence_text(consequence: dict[str, Any]) -> str:
@@ -60,14 +59,6 @@ def penalty_url(penalty: Penalty, staff_events: set[int]) -> str:
     return penalty.event.get_absolute_url()
 
 
-def _cell(value: Any) -> str:
-    """A CSV cell that spreadsheets show as text, never run as a formula."""
-    if value is None:
-        return ""
-    text = str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
-
-
 def _when(moment) -> str:
     """Local time, in the one format Excel reads as a date without asking."""
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
@@ -78,17 +69,17 @@ def _report_rows(event: Event) -> list[list[str]]:
     return [
         [
             _when(p.issued_at),
-            _cell(p.round.number if p.round_id else ""),
-            _cell(p.match.table if p.match_id else ""),
-            _cell(p.game),
-            _cell(p.player.display_name),
-            _cell(infraction_label(p.infraction)),
-            _cell(p.rule),
-            _cell("; ".join(consequence_text(c) for c in p.consequences)),
-            _cell(p.judge.get_username() if p.judge_id else ""),
-            _cell(p.notes),
+            spreadsheet_cell(p.round.number if p.round_id else ""),
+            spreadsheet_cell(p.match.table if p.match_id else ""),
+            spreadsheet_cell(p.game),
+            spreadsheet_cell(p.player.display_name),
+            spreadsheet_cell(infraction_label(p.infraction)),
+            spreadsheet_cell(p.rule),
+            spreadsheet_cell("; ".join(consequence_text(c) for c in p.consequences)),
+            spreadsheet_cell(p.judge.get_username() if p.judge_id else ""),
+            spreadsheet_cell(p.notes),
             _when(p.voided_at),
-            _cell(p.void_reason),
+            spreadsheet_cell(p.void_reason),
         ]
         for p in penalties.order_by("issued_at", "pk")
     ]

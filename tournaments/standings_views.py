@@ -32,6 +32,7 @@ from tournaments.standings_cache import (
 )
 from web.errors import ServiceError
 from web.inputs import whole_number
+from web.spreadsheet import spreadsheet_cell
 
 MAX_QUERY = 100
 
@@ -189,14 +190,6 @@ CSV_COLUMNS = [
     "top_cut",
     "status",
 ]
-# A cell starting with one of these is run as a formula by spreadsheet programs.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: Any) -> str:
-    """A CSV cell that spreadsheets show as text, never run as a formula."""
-    text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def placings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -215,7 +208,7 @@ def placings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     for row in placings.rows:
         writer.writerow(
             [
-                _cell(v)
+                spreadsheet_cell(v)
                 for v in (
                     row["place"],
                     row["place_to"],
