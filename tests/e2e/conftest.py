@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from decks.cardpool import load_demo_pools
 from tests.conftest import PASSWORD
 
 CHROMIUM = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -47,6 +48,15 @@ def allow_orm_beside_playwright():
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def registration(make_world):
+    """pat, registered for "Deck Open" (demo card pool loaded), not checked in: the
+    decklist editor's browser tests."""
+    load_demo_pools()
+    world = make_world(["pat"], name="Deck Open", judge=None, checked_in=False, paired=False)
+    return world.registrations[0]
 
 
 def log_page_in(page, site: str, username: str, password: str = PASSWORD) -> None:

@@ -3,19 +3,11 @@
 import pytest
 
 from arbiter.worlds import demo_decklist
-from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from tests.conftest import PASSWORD
 from tests.unit.decks.decklist_exports import QUANTITY_AFTER_NAME
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def registration(make_world):
-    load_demo_pools()
-    world = make_world(["pat"], name="Deck Open", judge=None, checked_in=False, paired=False)
-    return world.registrations[0]
 
 
 def test_player_fixes_a_misspelling_and_submits_a_legal_deck(

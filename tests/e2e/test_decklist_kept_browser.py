@@ -4,18 +4,10 @@ refused form token), an expired session, and an illegal submission."""
 import pytest
 
 from arbiter.worlds import demo_decklist
-from decks.cardpool import load_demo_pools
 from decks.models import Decklist
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def registration(make_world):
-    load_demo_pools()
-    world = make_world(["pat"], name="Deck Open", judge=None, checked_in=False, paired=False)
-    return world.registrations[0]
 
 
 def log_in_again(page, deck_url: str) -> None:
