@@ -125,6 +125,18 @@ class Report:
     integrity_failures: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     server_log: list[str] = field(default_factory=list)  # gunicorn's errors, if any
+    # The same number of authenticated GETs of the event's API resource, same arrivals,
+    # same server, right after the reports: what the site serves when nothing is written.
+    baseline_throughput_rps: float = 0.0
+    baseline_latency_ms: dict[str, float] = field(default_factory=dict)
+    baseline_failures: int = 0
+
+    @property
+    def report_to_read_ratio(self) -> float:
+        """Report throughput as a share of the GET baseline (goal: at least 0.5)."""
+        if not self.baseline_throughput_rps:
+            return 0.0
+        return round(self.throughput_rps / self.baseline_throughput_rps, 2)
 
     @property
     def passed(self) -> bool:
@@ -215,6 +227,51 @@ async def warm_up(http: httpx.AsyncClient, plan: Plan, requests: int = 64) -> No
     bad = [a.status_code for a in answers if a.status_code != 200]
     if bad:
         raise RuntimeError(f"the warm-up requests failed: {bad[:5]}")
+
+
+async def _one_read(
+    http: httpx.AsyncClient, path: str, token: str, delay: float, latencies: list, codes: list
+) -> None:
+    await asyncio.sleep(delay)
+    started = time.perf_counter()
+    try:
+        response = await http.get(path, headers={"Authorization": f"Token {token}"})
+    except httpx.HTTPError:
+        codes.append(None)
+        return
+    latencies.append(time.perf_counter() - started)
+    codes.append(response.status_code)
+
+
+async def read_everything(
+    base_url: str, plan: Plan, spread: float, limit: float, rng: random.Random
+) -> tuple[float, list[float], list]:
+    """The baseline: each player reads the event over the API once, as they reported."""
+    latencies: list[float] = []
+    codes: list = []
+    players = len(plan.reports)
+    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
+    timeout = httpx.Timeout(limit + 30, connect=limit)
+    path = f"/api/v1/events/{plan.event_id}/"
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout) as http:
+        delays = [rng.uniform(0, spread) if spread else 0.0 for _ in plan.reports]
+        began = time.perf_counter()
+        await asyncio.gather(
+            *(
+                _one_read(http, path, report["token"], delay, latencies, codes)
+                for report, delay in zip(plan.reports, delays, strict=True)
+            )
+        )
+        window = time.perf_counter() - began
+    return window, latencies, codes
+
+
+def latency_summary(latencies: list[float]) -> dict[str, float]:
+    """p50/p95/p99/max in milliseconds."""
+    return {
+        name: round(percentile(latencies, share) * 1000, 1)
+        for name, share in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
+    }
 
 
 async def report_everything(
@@ -371,12 +428,16 @@ def run_load(
     report.window_seconds = round(window, 3)
     report.throughput_rps = round(len(outcomes) / window, 1) if window else 0.0
     if latencies:
-        report.latency_ms = {
-            name: round(percentile(latencies, share) * 1000, 1)
-            for name, share in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
-        }
+        report.latency_ms = latency_summary(latencies)
     _judge_outcomes(report, plan, outcomes, limit, window)
     report.integrity_failures = check_integrity(site, plan) + check_judge_sees_disputes(site, plan)
+    read_window, read_latencies, codes = run_in_own_loop(
+        read_everything(site.base_url, plan, spread, limit, rng)
+    )
+    report.baseline_throughput_rps = round(len(codes) / read_window, 1) if read_window else 0.0
+    if read_latencies:
+        report.baseline_latency_ms = latency_summary(read_latencies)
+    report.baseline_failures = sum(1 for code in codes if code != 200)
     return report
 
 
@@ -430,6 +491,13 @@ def print_report(report: Report) -> None:
         f"window {report.window_seconds:.2f} s  throughput {report.throughput_rps} req/s  "
         f"load average {report.load_average}"
     )
+    base = report.baseline_latency_ms
+    if base:
+        print(
+            f"baseline GETs  throughput {report.baseline_throughput_rps} req/s  p50 {base['p50']}"
+            f"  p99 {base['p99']} ms  failed {report.baseline_failures}  reports/GETs "
+            f"{report.report_to_read_ratio} (goal: at least 0.5)"
+        )
     for problem in report.failures + report.integrity_failures:
         print(f"FAIL: {problem}")
     if not report.passed:
@@ -478,7 +546,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     print_report(report)
     if args.json:
-        args.json.write_text(json.dumps({**asdict(report), "passed": report.passed}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    **asdict(report),
+                    "report_to_read_ratio": report.report_to_read_ratio,
+                    "passed": report.passed,
+                },
+                indent=2,
+            )
+        )
     return 0 if report.passed else 1
 
 

@@ -323,7 +323,9 @@ class MatchAction(APIView):
         ),
     )
     def post(self, request: Request, match_id: int, action: str) -> Response:
-        match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
+        match = get_object_or_404(
+            Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id
+        )
         event = match.round.event
         if action == "result":
             event_for(request, event.pk, ORGANISER, JUDGE)
@@ -333,8 +335,9 @@ class MatchAction(APIView):
             return run_service(
                 lambda: results.enter_result(match, score, request.user, reason), match_json
             )
-        me = Registration.objects.filter(event=event, user=request.user).first()
-        if me is None or me.pk not in (match.player_a_id, match.player_b_id):
+        # The players came with the match: no query to find the caller's registration.
+        me = next((p for p in match.players() if p.user_id == request.user.pk), None)
+        if me is None:
             raise PermissionDenied("Only the players of this match may do this.")
         if action == "report":
             fields = Reader(request.data)

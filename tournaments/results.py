@@ -9,7 +9,7 @@ write every change as a ``ResultChange``.
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments import live
@@ -59,14 +59,35 @@ def check_forced_games(games: MatchGames, match: Match) -> None:
         )
 
 
+def share_round_state(event_id: int) -> None:
+    """Hold the event so its rounds cannot close or be paired under a report in flight,
+    without making other reports wait.
+
+    On PostgreSQL this is ``FOR KEY SHARE`` on the event row: any number of reports hold
+    it at once, while closing, pairing and penalties (``SELECT … FOR UPDATE`` on the same
+    row) wait for those in flight, and reports arriving meanwhile wait for them and then
+    see the round closed. It also lets a report move the event's results version (an
+    ``UPDATE`` of a non-key column) while others hold it. Elsewhere (SQLite, where writes
+    are serialised by the database anyway) the exclusive lock is taken.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR KEY SHARE", [event_id]
+            )
+    else:
+        Event.objects.select_for_update().filter(pk=event_id).first()
+
+
 def locked_match(match: Match) -> Match:
     """The match, locked after its event (so closing a round waits for a report in flight).
 
-    The players and their accounts come in the same query: the API answers with their
-    names, and at a 512-player round's last minute every saved query counts. Only the
-    match row is locked (``of``), not the players' rows.
+    Lock order, everywhere: the event (shared here, exclusive when closing, pairing or
+    penalising), then the match, then a player. The players and their accounts come in
+    the same query: the API answers with their names, and at a 512-player round's last
+    minute every saved query counts. Only the match row is locked (``of``).
     """
-    Event.objects.select_for_update().filter(pk=match.round.event_id).first()
+    share_round_state(match.round.event_id)
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event", "player_a__user", "player_b__user")
@@ -123,9 +144,8 @@ def log_change(
     Every result change comes through here, so here the cached standings learn of it
     and the event's followers are told (on commit).
     """
-    results_changed(match.round.event_id)
     live.announce_result(match, before)
-    return ResultChange.objects.create(
+    change = ResultChange.objects.create(
         match=match,
         changed_by=actor,
         action=action,
@@ -134,6 +154,10 @@ def log_change(
         reason=reason,
         source=source,
     )
+    # Last: moving the version locks the event row until commit, so concurrent
+    # reports wait for each other only for that instant, not their whole transaction.
+    results_changed(match.round.event_id)
+    return change
 
 
 @transaction.atomic
