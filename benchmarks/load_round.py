@@ -249,21 +249,33 @@ async def read_everything(
     """The baseline: each player reads the event over the API once, as they reported."""
     latencies: list[float] = []
     codes: list = []
+    path = f"/api/v1/events/{plan.event_id}/"
+
+    def read(http: httpx.AsyncClient, report: dict, delay: float):
+        return _one_read(http, path, report["token"], delay, latencies, codes)
+
+    window = await _every_player_once(base_url, plan, spread, limit, rng, read)
+    return window, latencies, codes
+
+
+async def _every_player_once(
+    base_url: str, plan: Plan, spread: float, limit: float, rng: random.Random, request
+) -> float:
+    """One request per player (``request(http, report, delay)``), one connection each,
+    arriving at once or over ``spread`` seconds; the window's seconds."""
     players = len(plan.reports)
     limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
     timeout = httpx.Timeout(limit + 30, connect=limit)
-    path = f"/api/v1/events/{plan.event_id}/"
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout) as http:
         delays = [rng.uniform(0, spread) if spread else 0.0 for _ in plan.reports]
         began = time.perf_counter()
         await asyncio.gather(
             *(
-                _one_read(http, path, report["token"], delay, latencies, codes)
+                request(http, report, delay)
                 for report, delay in zip(plan.reports, delays, strict=True)
             )
         )
-        window = time.perf_counter() - began
-    return window, latencies, codes
+        return time.perf_counter() - began
 
 
 def latency_summary(latencies: list[float]) -> dict[str, float]:
@@ -280,21 +292,14 @@ async def report_everything(
     """Every player reports once; returns (window seconds, latencies, outcomes)."""
     latencies: list[float] = []
     outcomes: list = []
-    players = len(plan.reports)
-    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
     timeout = httpx.Timeout(limit + 30, connect=limit)
     async with httpx.AsyncClient(base_url=base_url, timeout=timeout) as http:
         await warm_up(http, plan)  # its own connections: the players' phones connect afresh
-    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout) as http:
-        delays = [rng.uniform(0, spread) if spread else 0.0 for _ in plan.reports]
-        began = time.perf_counter()
-        await asyncio.gather(
-            *(
-                _one_report(http, report, delay, latencies, outcomes)
-                for report, delay in zip(plan.reports, delays, strict=True)
-            )
-        )
-        window = time.perf_counter() - began
+
+    def report(http: httpx.AsyncClient, item: dict, delay: float):
+        return _one_report(http, item, delay, latencies, outcomes)
+
+    window = await _every_player_once(base_url, plan, spread, limit, rng, report)
     return window, latencies, outcomes
 
 

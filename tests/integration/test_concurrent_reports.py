@@ -59,22 +59,10 @@ class ReportInFlight:
         self.thread.join(timeout=20)
 
 
-def in_thread(call):
-    """Run ``call`` in its own thread and connection; what it returned or raised."""
-    outcome: dict = {}
-
-    def run():
-        try:
-            outcome["value"] = call()
-        except BaseException as exc:  # handed back to the test
-            outcome["error"] = exc
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=30)
-    return outcome
+def in_thread(call) -> dict:
+    """Run ``call`` in its own thread and connection: ``{"error": …}`` if it raised."""
+    errors = at_once(call)
+    return {"error": errors[0]} if errors else {}
 
 
 @pytest.fixture
