@@ -67,8 +67,8 @@ def share_round_state(event_id: int) -> None:
     it at once, while closing, pairing and penalties (``SELECT … FOR UPDATE`` on the same
     row) wait for those in flight, and reports arriving meanwhile wait for them and then
     see the round closed. It also lets a report move the event's results version (an
-    ``UPDATE`` of a non-key column) while others hold it. Elsewhere (SQLite, where writes
-    are serialised by the database anyway) the exclusive lock is taken.
+    ``UPDATE`` of a non-key column) while others hold it. Elsewhere the ORM's row lock is
+    asked for (on SQLite that is nothing: the database lets one write at a time anyway).
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
