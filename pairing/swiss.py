@@ -428,7 +428,7 @@ def _players_from_dicts(players: Any, round_number: int) -> list[SwissPlayer]:
             pid, points, opponents, had_bye, dropped, seen
         ):
             _check_player(i, raw, seen, list)
-        _check_opponent_count(i, pid, opponents, round_number)
+        _check_history(i, pid, opponents, had_bye, round_number)
         seen[pid] = i
         parsed.append(SwissPlayer(pid, points, tuple(opponents), had_bye, dropped))
     return parsed
@@ -448,7 +448,7 @@ def _checked_players(players: Any, round_number: int) -> Sequence[SwissPlayer]:
         ):
             fields = {name: getattr(player, name) for name in SwissPlayer.__slots__}
             _check_player(i, fields, seen, tuple | list)
-        _check_opponent_count(i, pid, opponents, round_number)
+        _check_history(i, pid, opponents, player.had_bye, round_number)
         seen[pid] = i
     return players
 
@@ -468,18 +468,26 @@ def _looks_valid(
     )
 
 
-def _check_opponent_count(i: int, pid: PlayerId, opponents: Any, round_number: int) -> None:
-    """A player cannot have met more different opponents than rounds were played before.
+def _check_history(i: int, pid: PlayerId, opponents: Any, had_bye: bool, round_number: int) -> None:
+    """Each round before this one gave a player one opponent or the bye, never more.
 
-    Such a history is corrupt, and would also make the engine's work grow with the
-    square of the field instead of linearly.
+    A longer history is corrupt (a merge of two players, a wrong round number), and
+    saying which player and by how much is what lets an organiser find it.
     """
-    if len(opponents) >= round_number and len(set(opponents) - {pid}) >= round_number:
-        raise SwissInputError(
-            f'players[{i}] (id {_show(pid)}): "opponents" lists '
-            f"{len(set(opponents) - {pid})} different players, more than the "
-            f"{round_number - 1} rounds before round {round_number}"
-        )
+    played = round_number - 1
+    if len(opponents) + had_bye <= played:
+        return
+    met = len(set(opponents) - {pid})
+    needed = met + had_bye
+    if needed <= played:
+        return
+    history = f"{met} different opponent{'' if met == 1 else 's'}"
+    history += " and a bye" if had_bye else ""
+    before = "1 round was" if played == 1 else f"{played} rounds were"
+    raise SwissInputError(
+        f"players[{i}] (id {_show(pid)}): impossible history: {history} need {needed} "
+        f"rounds, but {before} played before round {round_number}"
+    )
 
 
 _ID_TYPES = {str, int}

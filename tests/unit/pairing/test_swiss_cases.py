@@ -315,7 +315,13 @@ def test_pair_round_returns_plain_data():
         ([7], "players[0] must be an object, got 7"),
         (
             [player("a", 0, ["b", "c"]), player("b"), player("c")],
-            'players[0] (id "a"): "opponents" lists 2 different players, more than the 1 rounds',
+            'players[0] (id "a"): impossible history: 2 different opponents need 2 rounds, '
+            "but 1 round was played before round 2",
+        ),
+        (
+            [player("b"), player("a", 0, ["b"], had_bye=True)],
+            'players[1] (id "a"): impossible history: 1 different opponent and a bye need 2 '
+            "rounds, but 1 round was played before round 2",
         ),
     ],
 )
@@ -374,7 +380,11 @@ def test_the_first_bad_player_is_the_one_named():
         ([SwissPlayer(None, 0, ())], '"id" must be a string or an integer, got null'),
         (
             [SwissPlayer("a", 0, ("b", "c")), SwissPlayer("b", 0, ()), SwissPlayer("c", 0, ())],
-            'players[0] (id "a"): "opponents" lists 2 different players, more than the 1 rounds',
+            'players[0] (id "a"): impossible history: 2 different opponents need 2 rounds',
+        ),
+        (
+            [SwissPlayer("a", 0, ("b",), had_bye=True), SwissPlayer("b", 0, ())],
+            'players[0] (id "a"): impossible history: 1 different opponent and a bye need 2',
         ),
     ],
 )
