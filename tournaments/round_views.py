@@ -5,6 +5,8 @@ Views read, check roles and call services; the services hold the rules.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from tournaments import (
+    dashboard_lists,
     decklist_gate,
     event_state,
     player_names,
@@ -64,33 +67,82 @@ def _round_or_latest(event: Event, number: str | None) -> Round | None:
 
 @event_role_required(ORGANISER)
 def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
-    """The organiser's one screen: next step, the round's tables, players, staff, log."""
+    """The organiser's one screen: the next step and what needs them now (tables without
+    a result, disputes, drops), then the round's tables and the players a page at a time
+    (``dashboard_lists``; htmx fetches another page or a search in place), staff and log."""
+    part = request.GET.get("part", "") if request.htmx else ""
     current = rounds.latest_round(event)
-    matches = _round_matches(current)
-    registrations = list(
-        event.registrations.select_related("user").order_by("status", "registered_at", "pk")
-    )
-    seated = [p for m in matches for p in (m.player_a, m.player_b)]
-    player_names.tell_apart(event, registrations + seated)
-    context = {
-        "event": event,
+    try:
+        context = {
+            "event": event,
+            "round": current,
+            **DASHBOARD_CONTEXT[part](request, event, current),
+        }
+    except ServiceError as exc:  # a bad page number: said plainly, in place of the list
+        if request.htmx:
+            return render(request, "_empty.html", {"title": str(exc)}, status=400)
+        return render(request, "400.html", {"reason": str(exc)}, status=400)
+    template = _part(request, DASHBOARD_PARTS, "tournaments/event_manage.html")
+    return render(request, template, context)
+
+
+def _dashboard_status(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    return {
         "next_step": rounds.next_step(event),
         "blocked": event_state.pairing_blocker(event),
+        **dashboard_lists.round_summary(current),
+        **_decklist_context(event, current),
+    }
+
+
+def _dashboard_tables(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """One page of the round's tables: ``tq`` searches, ``tpage`` pages, ``show=open``."""
+    if current is None:
+        return {"tables": None}
+    tables = dashboard_lists.round_tables(
+        current,
+        dashboard_lists.search_text(request.GET.get("tq")),
+        dashboard_lists.page_number(request.GET.get("tpage")),
+        only_open=request.GET.get("show") == "open",
+    )
+    player_names.tell_apart(event, [p for m in tables.items for p in (m.player_a, m.player_b)])
+    return {"tables": tables, "matches": tables.items}
+
+
+def _dashboard_players(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """One page of the registrations: ``pq`` searches, ``ppage`` pages."""
+    players = dashboard_lists.registrations(
+        event,
+        dashboard_lists.search_text(request.GET.get("pq")),
+        dashboard_lists.page_number(request.GET.get("ppage")),
+    )
+    return {
+        "players": players,
         "players_hint": event_state.players_empty_hint(event),
-        "round": current,
-        "matches": matches,
-        "missing": sum(1 for m in matches if not m.has_result),
-        "disputed": [m for m in matches if m.status == Match.Status.DISPUTED],
-        "registrations": registrations,
-        "checked_in": sum(1 for r in registrations if r.checked_in),
+        **dashboard_lists.player_counts(event),
+    }
+
+
+def _dashboard_swap(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """The re-pair and swap forms: every seated player to choose from, asked for on demand."""
+    matches = _round_matches(current)
+    player_names.tell_apart(event, [p for m in matches for p in (m.player_a, m.player_b)])
+    return {"matches": matches}
+
+
+def _dashboard_page(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    return {
+        **_dashboard_status(request, event, current),
+        **_dashboard_tables(request, event, current),
+        **_dashboard_players(request, event, current),
         "swiss_rounds": rounds.swiss_round_count(event),
         "staff": event.roles.select_related("user"),
         "log": event.log.select_related("actor")[:12],
-        "active_players": [r for r in registrations if r.status == Registration.Status.REGISTERED],
-        **_decklist_context(event, current),
+        # Without JavaScript the swap forms come with the page once asked for (?swap=1).
+        "swap_matches": _dashboard_swap(request, event, current)["matches"]
+        if request.GET.get("swap")
+        else None,
     }
-    template = _part(request, DASHBOARD_PARTS, "tournaments/event_manage.html")
-    return render(request, template, context)
 
 
 def _decklist_context(event: Event, current: Round | None) -> dict:
@@ -98,7 +150,13 @@ def _decklist_context(event: Event, current: Round | None) -> dict:
     if not decklist_gate.needs_decklists(event):
         return {}
     if current is None:
-        return {"decklists_open": True, "decklists_missing": decklist_gate.missing_decklists(event)}
+        return {
+            "decklists_open": True,
+            "decklists_missing": decklist_gate.missing_decklists(event),
+            "registered_count": event.registrations.filter(
+                status=Registration.Status.REGISTERED
+            ).count(),
+        }
     if current.number != 1:
         return {}  # the record belongs to round 1's pairing: its view shows it
     return {"decklist_record": decklist_gate.describe(current.pairing_stats)}
@@ -459,8 +517,22 @@ PAIRINGS_PARTS = {
 }
 DASHBOARD_PARTS = {
     "status": "tournaments/_manage_status.html",
-    "tables": "tournaments/_manage_tables.html",
+    "tables": "tournaments/_manage_tables.html",  # the rows alone (live.js)
+    "round_tables": "tournaments/_manage_round_tables.html",  # search box and pages (htmx)
+    "players": "tournaments/_manage_players.html",
+    "swap": "tournaments/_manage_swap.html",
 }
+# What each part needs (``""``: the whole page); an unknown part is the whole page.
+DASHBOARD_CONTEXT = defaultdict(
+    lambda: _dashboard_page,
+    {
+        "status": _dashboard_status,
+        "tables": _dashboard_tables,
+        "round_tables": _dashboard_tables,
+        "players": _dashboard_players,
+        "swap": _dashboard_swap,
+    },
+)
 
 
 def _part(request: HttpRequest, parts: dict[str, str], page: str) -> str:

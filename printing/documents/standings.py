@@ -8,9 +8,9 @@ from django.db.models import Max
 
 from printing.documents.base import DASH, Head, PagedList, Rows, event_head, script_lang
 from printing.documents.registry import register
-from tournaments.history import standings_rows
 from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.standings_cache import standings_rows
 
 BREAKER_LABELS = {"omw": "OMW%", "gw": "GW%", "ogw": "OGW%", "oomw": "OOMW%"}
 

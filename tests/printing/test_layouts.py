@@ -289,6 +289,7 @@ def test_chunks_joined_equal_one_render(organiser, monkeypatch):
 
 def test_queries_stay_constant_whatever_the_number_of_units(full_event):
     event, _round = full_event
+    event.refresh_from_db()  # as a print job reads it: the standings cached for it serve
     for kind in (document.name for document in documents.all_kinds()):
         number = 1 if documents.needs_round(kind) else None
         with CaptureQueriesContext(connection) as planned:
@@ -353,3 +354,21 @@ def test_documents_fetch_only_static_files():
     assert script_lang("김민준") == "ko"
     assert script_lang("やまだ") == "ja"
     assert script_lang("Zoë") == script_lang("山田太郎") == ""
+
+
+def test_printed_standings_share_the_pages_cached_standings(full_event, monkeypatch):
+    """Printing the standings does not compute them again: the page's cached rows serve."""
+    from tournaments import standings_cache
+    from tournaments.history import EventHistory
+    from tournaments.models import Event
+
+    event, _round = full_event
+    event = Event.objects.get(pk=event.pk)
+    standings_cache.standings_rows(event)  # what a standings page request leaves cached
+
+    def computed_again(*args, **kwargs):
+        raise AssertionError("the standings were computed again for the print")
+
+    monkeypatch.setattr(EventHistory, "standings_rows", computed_again)
+    lines = "\n".join(pages_text(render_all("standings", event, None)))
+    assert "After round" in lines

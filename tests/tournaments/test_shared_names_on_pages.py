@@ -45,3 +45,19 @@ def test_my_match_and_the_match_page_name_the_other_sam_with_a_number(client, ma
     assert f"Opponent: <strong>Sam Lee {second.player_number}</strong>" in page
     match_page = client.get(f"/events/{event.pk}/matches/{match.pk}/").content.decode()
     assert f"Sam Lee {second.player_number}" in match_page
+
+
+def test_the_events_shared_names_read_from_values_match_the_registrations(make_world):
+    """``event_shared_names`` reads plain values: the same names as the registrations'."""
+    from tournaments import player_names
+    from tournaments.models import Registration
+
+    world = with_two_sams(make_world(["sam1", "sam2", "ann", "bob", "cy"], paired=False))
+    event = world.event
+    Registration.objects.create(event=event, name="  sam   LEE ")  # a walk-in, spaced oddly
+    Registration.objects.create(event=event, name="Ann")  # the same as the account "ann"?
+    plain = Registration.objects.create(event=event)  # no name, no account: "Player #n"
+    Registration.objects.filter(pk=world.registrations[4].pk).update(name=plain.display_name)
+    expected = player_names.shared_names(event.registrations.select_related("user"))
+    assert player_names.event_shared_names(event) == expected
+    assert "sam lee" in expected and len(expected) >= 2
