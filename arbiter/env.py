@@ -108,7 +108,30 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # An unreachable server fails a request in seconds (a 503), not after the OS's
         # TCP timeout; the URL's own ?connect_timeout= wins.
         config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+        pool = postgres_pool(env, config["CONN_MAX_AGE"])
+        if pool:
+            config["OPTIONS"]["pool"] = pool
     return config
+
+
+def postgres_pool(env: Mapping[str, str], conn_max_age: int | None) -> dict[str, int] | None:
+    """DB_POOL_SIZE: connections kept per process and lent to each request's thread.
+
+    Under the ASGI server a kept connection (DB_CONN_MAX_AGE) would outlive the request's
+    thread; a pool hands connections back at the end of each request instead, so a
+    report does not pay for a new PostgreSQL connection (psycopg's pool, Django 5.1+).
+    """
+    size = env_int(env, "DB_POOL_SIZE", 0)
+    if size < 0:
+        raise ImproperlyConfigured(f"DB_POOL_SIZE={size} must be 0 (no pool) or more.")
+    if not size:
+        return None
+    if conn_max_age:
+        raise ImproperlyConfigured(
+            "DB_POOL_SIZE and DB_CONN_MAX_AGE cannot both be set: the pool keeps the "
+            "connections, so leave DB_CONN_MAX_AGE at 0."
+        )
+    return {"min_size": min(2, size), "max_size": size, "timeout": 10}
 
 
 def celery_config(env: Mapping[str, str]) -> dict[str, Any]:

@@ -216,3 +216,19 @@ def test_a_worker_started_without_queues_takes_the_small_queue_too():
     names = [queue.name for queue in app.conf.task_queues]
     assert names[0] == app.conf.task_default_queue + "-small"
     assert app.conf.task_default_queue in names
+
+
+def test_a_connection_pool_is_lent_per_request_on_postgres(tmp_path):
+    url = "postgres://arb@db.example.org/arbiter"
+    config = env.database_config({"DATABASE_URL": url, "DB_POOL_SIZE": "5"}, tmp_path)
+    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 5, "timeout": 10}
+    assert config["CONN_MAX_AGE"] == 0
+    assert "pool" not in env.database_config({"DATABASE_URL": url}, tmp_path)["OPTIONS"]
+
+
+def test_a_pool_and_kept_connections_together_are_refused_by_name(tmp_path):
+    both = {"DATABASE_URL": "postgres://db/a", "DB_POOL_SIZE": "4", "DB_CONN_MAX_AGE": "60"}
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE and DB_CONN_MAX_AGE"):
+        env.database_config(both, tmp_path)
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE=-1"):
+        env.database_config({"DATABASE_URL": "postgres://db/a", "DB_POOL_SIZE": "-1"}, tmp_path)
