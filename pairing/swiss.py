@@ -25,8 +25,9 @@ What comes out, in order of priority:
 6. remaining ties broken by the seeded random draw: round 1, or any group of equal
    points, is a random pairing from the seed.
 
-When no rematch-free pairing exists at all (only possible in tiny events: with
-``n - 1 >= 2r + 2`` players and at most ``r`` opponents each, one always exists),
+When no rematch-free pairing exists at all (only possible in tiny events, or when
+someone has met nearly the whole field: with ``n - 1 >= 2r + 2`` players and at most
+``r`` opponents each, one always exists),
 the engine minimises rematches first, then prefers a bye for the lowest-ranked
 player without one, then cost. ``pairing.solver`` explains why the fast solver is
 exact.
