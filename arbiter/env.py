@@ -93,7 +93,8 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = env.get("DATABASE_URL") or f"sqlite:///{base_dir / 'var' / 'arbiter.sqlite3'}"
     try:
         # Health checks: a kept connection that died (database restarted) is replaced
-        # at the start of the next request instead of failing it.
+        # at the start of the next request instead of failing it; with a pool, Django
+        # checks each connection as the pool lends it.
         config = dj_database_url.parse(
             url, conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0), conn_health_checks=True
         )

@@ -15,7 +15,7 @@ This module is the only one that turns rows into the pure modules' input.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
 from pairing.swiss import SwissPlayer
@@ -77,9 +77,13 @@ class EventHistory:
             event.registrations.select_related("user").order_by("registered_at", "pk")
         )
         numbers = dict(event.rounds.filter(kind=Round.Kind.SWISS).values_list("pk", "number"))
-        matches = Match.objects.filter(round__in=list(numbers)).order_by("round__number", "table")
+        matches = (
+            Match.objects.filter(round__in=list(numbers))
+            .order_by("round__number", "table")
+            .values_list(*_PlayedMatch._fields)
+        )
         public = {r.pk: r.public_id for r in registrations}
-        played = [_result(match, numbers[match.round_id], public) for match in matches]
+        played = [_result(_PlayedMatch(*row), numbers[row[0]], public) for row in matches]
         missed = _missed_rounds(registrations, sorted(numbers.values()))
         return cls(
             event=event,
@@ -194,11 +198,24 @@ def _dropped_by(registration: Registration, through_round: int | None) -> bool:
     return through_round is None or last is None or last <= through_round
 
 
-def _result(match: Match, number: int, public: dict[int, str]) -> dict[str, Any] | None:
+class _PlayedMatch(NamedTuple):
+    """The columns of a match the standings read, as plain values: a large event's
+    matches cost several times more built as model instances (issue 18)."""
+
+    round_id: int
+    player_a_id: int
+    player_b_id: int | None
+    is_bye: bool
+    status: str
+    games: list
+    forced_games: list
+
+
+def _result(match: _PlayedMatch, number: int, public: dict[int, str]) -> dict[str, Any] | None:
     """A match as a standings entry; None while it has no result."""
     if match.is_bye:
         return {"round": number, "players": [public[match.player_a_id]], "bye": True}
-    if not match.has_result:
+    if not Match.result_stands(match.is_bye, match.status):
         return None
     return {
         "round": number,

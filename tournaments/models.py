@@ -357,7 +357,13 @@ class Match(models.Model):
 
     @property
     def has_result(self) -> bool:
-        return self.is_bye or self.status in (self.Status.CONFIRMED, self.Status.FINAL)
+        return Match.result_stands(self.is_bye, self.status)
+
+    @staticmethod
+    def result_stands(is_bye: bool, status: str) -> bool:
+        """The one rule for "this table has its result": a bye, or a confirmed or final
+        score (a report waiting for its confirmation does not count yet)."""
+        return is_bye or status in (Match.Status.CONFIRMED, Match.Status.FINAL)
 
     def players(self) -> list[Registration]:
         return [p for p in (self.player_a, self.player_b) if p is not None]

@@ -58,26 +58,56 @@ def standings_rows(event: Event, after: int | None = None) -> list[dict[str, Any
     return rows
 
 
-def standings_table(event: Event, after: int | None = None) -> SafeString:
-    """The standings page's table as HTML, rendered once per results version.
+# Rows a page of the standings shows: a phone's long scroll. The leaders are on page 1
+# and a player finds their own row with the search; the whole field on one page cost
+# seconds to render and megabytes to send at 20,000 players (issue 18).
+PAGE_ROWS = 100
 
-    Rendering a large field's rows costs more than computing them (2,000 rows: about
-    2 s), so the page caches its table too. It is the same for every viewer: it shows
-    the rows and nothing of who asks (the page around it does that).
+
+def page_count(total: int) -> int:
+    """How many pages ``total`` rows fill (an empty table is one page)."""
+    return max(1, -(-total // PAGE_ROWS))
+
+
+def page_of(rows: list[dict[str, Any]], page: int) -> list[dict[str, Any]]:
+    """The rows page ``page`` (from 1) shows."""
+    return rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+
+
+def standings_table(
+    event: Event, after: int | None = None, page: int = 1
+) -> tuple[SafeString, int]:
+    """One page of the standings page's table as HTML, and how many rows the whole
+    table has: rendered once per results version and page.
+
+    Rendering a large field's rows costs more than computing them, so the page caches
+    its table too. It is the same for every viewer: it shows the rows and nothing of who
+    asks (the page around it does that). A page past the last renders nothing.
     """
-    key = f"{cache_key(event)}:table" + ("" if after is None else f":after:{after}")
-    html = cache.get(key)
-    if html is None:
-        html = render_standings_table(standings_rows(event, after))
-        cache.set(key, html, settings.STANDINGS_CACHE_SECONDS)
-    return mark_safe(html)  # our own template's output, escaped as it rendered
+    key = f"{cache_key(event)}:table:{page}" + ("" if after is None else f":after:{after}")
+    cached = cache.get(key)
+    if cached is None:
+        rows = standings_rows(event, after)
+        in_range = page <= page_count(len(rows))
+        cached = (render_standings_table(page_of(rows, page)) if in_range else "", len(rows))
+        cache.set(key, cached, settings.STANDINGS_CACHE_SECONDS)
+    html, total = cached
+    return mark_safe(html), total  # our own template's output, escaped as it rendered
 
 
-def render_standings_table(rows: list[dict[str, Any]], total: int | None = None) -> str:
-    """The table for ``rows`` (all of them, or those a search kept out of ``total``)."""
+def render_standings_table(
+    rows: list[dict[str, Any]], total: int | None = None, matched: int | None = None
+) -> str:
+    """The table for ``rows``: a page of the standings, or of the ``matched`` rows a
+    search kept out of ``total``."""
     return render_to_string(
         "tournaments/_standings_table.html",
-        {"rows": rows, "columns": standings_columns(rows), "total": total},
+        {
+            "rows": rows,
+            "columns": standings_columns(rows),
+            "total": total,
+            "matched": len(rows) if matched is None else matched,
+        },
     )
 
 

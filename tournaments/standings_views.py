@@ -18,14 +18,19 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
+from tournaments.dashboard_lists import ListPage, page_number
 from tournaments.models import Event, Registration, Round
 from tournaments.placings import EventPlacings, event_placings
 from tournaments.roles import visible_event_or_404
 from tournaments.standings_cache import (
+    PAGE_ROWS,
     cache_key,
+    page_count,
+    page_of,
     render_standings_table,
     standings_rows,
     standings_table,
@@ -44,16 +49,22 @@ class StandingsAsked:
     after: int | None
     query: str
     swiss: bool  # the Swiss standings even where the placings lead
+    page: int = 1
+
+    def filters(self) -> dict[str, str]:
+        """The view and round asked, as query parameters (the page's links keep them)."""
+        params = {"view": "swiss"} if self.swiss else {}
+        if self.after is not None:
+            params["after"] = str(self.after)
+        return params
 
     def params(self) -> dict[str, str]:
         """The query string that asks for the same again (for live refreshes)."""
-        params = {}
-        if self.swiss:
-            params["view"] = "swiss"
-        if self.after is not None:
-            params["after"] = str(self.after)
+        params = self.filters()
         if self.query:
             params["q"] = self.query
+        if self.page > 1:
+            params["page"] = str(self.page)
         return params
 
 
@@ -81,7 +92,8 @@ def read_asked(request: HttpRequest, played: list[int]) -> StandingsAsked:
     view = request.GET.get("view", "")
     if view not in ("", "swiss", "placings"):
         raise ServiceError("view: choose placings or swiss.", "view")
-    return StandingsAsked(after, query, view == "swiss" or after is not None)
+    page = page_number(request.GET.get("page", "").strip())
+    return StandingsAsked(after, query, view == "swiss" or after is not None, page)
 
 
 def _matching(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
@@ -90,10 +102,25 @@ def _matching(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
 
 
 def _swiss_table(event: Event, asked: StandingsAsked) -> SafeString:
+    """A page of the Swiss standings (or of a search's rows) with its page links; a
+    ServiceError for a page past the last."""
     if not asked.query:
-        return standings_table(event, asked.after)
-    rows = standings_rows(event, asked.after)
-    return mark_safe(render_standings_table(_matching(rows, asked.query), total=len(rows)))
+        table, shown = standings_table(event, asked.after, asked.page)
+    else:
+        rows = standings_rows(event, asked.after)
+        found = _matching(rows, asked.query)
+        shown = len(found)
+        page = page_of(found, asked.page)
+        table = mark_safe(render_standings_table(page, total=len(rows), matched=shown))
+    pages = page_count(shown)
+    if asked.page > pages:
+        what = "this search fills" if asked.query else "the standings fill"
+        plural = "s" if pages != 1 else ""
+        raise ServiceError(f"page: {what} {pages} page{plural}; choose 1 to {pages}.", "page")
+    pager = ListPage([], asked.page, pages, shown, PAGE_ROWS, asked.query, asked.filters())
+    # Plain links, not htmx: the page's live refresh then follows the page shown.
+    context = {"list": pager, "url": reverse("tournaments:standings", args=[event.pk])}
+    return table + mark_safe(render_to_string("tournaments/_list_pager.html", context))
 
 
 def placings_table(event: Event, placings: EventPlacings, query: str = "") -> SafeString:
@@ -124,7 +151,14 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "tournaments/standings.html", context, status=400)
     placings = event_placings(event)
     leads = placings.shown and not asked.swiss
-    table = placings_table(event, placings, asked.query) if leads else _swiss_table(event, asked)
+    try:
+        if leads:
+            table = placings_table(event, placings, asked.query)
+        else:
+            table = _swiss_table(event, asked)
+    except ServiceError as exc:
+        context = {"event": event, "error": exc.message, "played": played}
+        return render(request, "tournaments/standings.html", context, status=400)
     if request.htmx:
         return HttpResponse(table)
     params = asked.params()

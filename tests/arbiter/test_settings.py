@@ -223,6 +223,7 @@ def test_a_connection_pool_is_lent_per_request_on_postgres(tmp_path):
     config = env.database_config({"DATABASE_URL": url, "DB_POOL_SIZE": "5"}, tmp_path)
     assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 5, "timeout": 10}
     assert config["CONN_MAX_AGE"] == 0
+    assert config["CONN_HEALTH_CHECKS"] is True  # a connection dropped by a restart is not lent
     assert "pool" not in env.database_config({"DATABASE_URL": url}, tmp_path)["OPTIONS"]
 
 

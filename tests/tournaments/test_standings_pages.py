@@ -157,3 +157,54 @@ def test_the_live_refresh_keeps_what_the_page_shows(two_rounds):
         r'id="standings-live" data-live-refresh="standings" data-live-url="([^"]+)"', body
     )
     assert html.unescape(url.group(1)).endswith("?view=swiss&after=1&q=P0")
+
+
+@pytest.fixture
+def three_a_page(monkeypatch):
+    """Pages of three rows, so eight players fill three pages (a real page holds 100)."""
+    from tournaments import standings_cache, standings_views
+
+    monkeypatch.setattr(standings_cache, "PAGE_ROWS", 3)
+    monkeypatch.setattr(standings_views, "PAGE_ROWS", 3)
+
+
+def ranks(body: str) -> list[str]:
+    return [line[0] for line in cells(body)]
+
+
+def test_a_large_field_shows_its_standings_a_page_at_a_time(two_rounds, three_a_page):
+    event = two_rounds.event
+    everyone = [str(row["rank"]) for row in fresh(event)]
+    first = page(event)
+    assert ranks(first) == everyone[:3]
+    assert "Page 1 of 3" in first and f'href="/events/{event.pk}/standings/?page=2"' in first
+    last = page(event, "?page=3")
+    assert ranks(last) == everyone[6:] and "Page 3 of 3" in last and 'rel="next"' not in last
+    # The round asked for stays in the links, and a live refresh keeps the page shown.
+    past = page(event, "?after=1&page=2")
+    assert ranks(past) == [str(row["rank"]) for row in fresh(event, 1)][3:6]
+    assert "?view=swiss&amp;after=1&amp;page=3" in past
+    assert f'href="/events/{event.pk}/standings/?view=swiss&amp;after=1"' in past
+    assert "after=1&amp;page=2" in re.search(r'data-live-url="([^"]*)"', past).group(1)
+
+
+def test_a_search_is_paged_too_and_counts_every_match(two_rounds, three_a_page):
+    event = two_rounds.event
+    body = page(event, "?q=P0&page=2")
+    assert "8 of 8 players match" in body and len(cells(body)) == 3
+    assert "?q=P0&amp;page=3" in body
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("?page=4", "page: the standings fill 3 pages; choose 1 to 3."),
+        ("?q=P08&page=2", "page: this search fills 1 page; choose 1 to 1."),
+        ("?page=two", "A page number is a whole number from 1 up."),
+        ("?page=0", "A page number is a whole number from 1 up."),
+    ],
+)
+def test_a_page_that_is_not_there_is_refused_by_name(two_rounds, three_a_page, query, message):
+    response = Client().get(f"/events/{two_rounds.event.pk}/standings/{query}")
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
