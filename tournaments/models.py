@@ -250,11 +250,30 @@ class Registration(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.name:
-            return self.name
-        if self.user_id:
-            return self.user.get_full_name() or self.user.username
-        return f"Player {self.player_number}"
+        if self.user_id and not self.name:
+            user = self.user
+            return Registration.name_shown("", user.first_name, user.last_name, user.username)
+        return Registration.name_shown(self.name, number=self.number)
+
+    # The columns name_shown reads, through a match's player (for ``values()``).
+    NAME_FIELDS = ("name", "number", "user__first_name", "user__last_name", "user__username")
+
+    @staticmethod
+    def name_shown(
+        name: str,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        username: str | None = None,
+        number: int | None = None,
+    ) -> str:
+        """The one rule for a player's name on pages: the name entered, else the
+        account's full name or username, else "Player #n". Pages that read a large
+        field as plain values call it with the columns of ``NAME_FIELDS``."""
+        if name:
+            return name
+        if username:
+            return f"{first_name or ''} {last_name or ''}".strip() or username
+        return f"Player #{number}" if number is not None else "Player "
 
     @property
     def label(self) -> str:

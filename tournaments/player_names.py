@@ -21,9 +21,13 @@ def shared_names(registrations: Iterable[Registration]) -> set[str]:
 
 def label(registration: Registration, shared: set[str]) -> str:
     """ "Sam Lee #4" if another player is called Sam Lee too, else "Sam Lee"."""
-    name = registration.display_name
-    if _key(name) in shared and registration.number is not None:
-        return f"{name} {registration.player_number}"
+    return labelled(registration.display_name, registration.number, shared)
+
+
+def labelled(name: str, number: int | None, shared: set[str]) -> str:
+    """:func:`label` from plain values: a display name and the player's event number."""
+    if _key(name) in shared and number is not None:
+        return f"{name} #{number}"
     return name
 
 
@@ -41,21 +45,11 @@ def event_shared_names(event: Event) -> set[str]:
     event built 20,000 model instances only to compare names (2 s).
     """
     counts: Counter[str] = Counter()
-    rows = event.registrations.values_list(
-        "name", "user_id", "user__first_name", "user__last_name", "user__username", "number"
-    )
-    for name, user_id, first, last, username, number in rows:
-        counts[_key(_display_name(name, user_id, first, last, username, number))] += 1
+    for name, number, first, last, username in event.registrations.values_list(
+        *Registration.NAME_FIELDS
+    ):
+        counts[_key(Registration.name_shown(name, first, last, username, number))] += 1
     return {name for name, count in counts.items() if count > 1}
-
-
-def _display_name(name, user_id, first, last, username, number) -> str:
-    """``Registration.display_name`` from the values it reads (``User.get_full_name``'s rule)."""
-    if name:
-        return name
-    if user_id:
-        return f"{first} {last}".strip() or username
-    return f"Player #{number}" if number is not None else "Player "
 
 
 def tell_apart(event: Event, shown: Iterable[Registration | None]) -> None:

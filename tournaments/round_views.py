@@ -28,6 +28,7 @@ from tournaments import (
 )
 from tournaments import my_match as my_match_text
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.pairings_list import lines_html, pairing_lines
 from tournaments.placings import event_placings
 from tournaments.roles import (
     JUDGE,
@@ -486,22 +487,12 @@ def pairings(request: HttpRequest, event_id: int) -> HttpResponse:
     """Public pairings by name (what players look for on the wall), with a search box."""
     event = visible_event_or_404(request.user, event_id)
     round_ = _round_or_latest(event, request.GET.get("round"))
-    rows = []
-    for match in _round_matches(round_):
-        seats = [(match.player_a, match.player_b)]
-        if match.player_b is not None:
-            seats.append((match.player_b, match.player_a))
-        for me, opponent in seats:
-            rows.append({"player": me, "opponent": opponent, "match": match})
-    player_names.tell_apart(event, [r["player"] for r in rows] + [r["opponent"] for r in rows])
-    rows.sort(key=lambda row: row["player"].label.casefold())
     query = request.GET.get("q", "").strip()
-    if query:
-        rows = [r for r in rows if query.casefold() in r["player"].display_name.casefold()]
+    lines = pairing_lines(round_, query) if round_ is not None else []
     context = {
         "event": event,
         "round": round_,
-        "rows": rows,
+        "rows": lines_html(lines) if lines else "",
         "query": query,
         "rounds": event.rounds.all(),
         "chosen_round": whole_number(request.GET.get("round")) is not None,

@@ -319,3 +319,18 @@ def test_by_surname_an_accounts_last_name_is_the_surname(client, make_world):
         "van Beethoven, Ludwig",
     ]
     assert listed(text(page(client, world.event, "sort=surname&from=V"))) == [shown[-1]]
+
+
+def test_names_that_look_like_markup_are_shown_as_text_in_pairings_and_standings(
+    client, make_world, organiser
+):
+    """The screen writes its rows itself (hall_views): a name is escaped all the same."""
+    world = make_world(["Ada", "<b>Bo</b> & Co", "Cy", "Di"], paired=False)
+    round_ = rounds.pair_next_round(world.event, organiser)
+    for query in ("screen=pairings", "screen=standings"):
+        if query == "screen=standings":
+            rounds.start_round(round_, organiser)
+            play_out(round_, organiser)
+            rounds.close_round(round_, organiser)
+        raw = page(client, world.event, query).content.decode()
+        assert "<b>Bo</b>" not in raw and "&lt;b&gt;Bo&lt;/b&gt; &amp; Co" in raw

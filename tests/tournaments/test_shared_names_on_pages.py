@@ -61,3 +61,42 @@ def test_the_events_shared_names_read_from_values_match_the_registrations(make_w
     expected = player_names.shared_names(event.registrations.select_related("user"))
     assert player_names.event_shared_names(event) == expected
     assert "sam lee" in expected and len(expected) >= 2
+
+
+def test_the_hall_reads_each_kind_of_name_as_the_pages_do(client, make_world):
+    """The hall display reads a round's names as plain values (``Registration.name_shown``):
+    an entered name, an account's full name, an account with only a username and a walk-in
+    with neither show exactly as ``display_name`` shows them."""
+    from tournaments import rounds
+    from tournaments.models import Registration
+
+    world = make_world(["ada", "bo", "cy"], paired=False)
+    world.registrations[0].user.first_name, world.registrations[0].user.last_name = "Ada", "L"
+    world.registrations[0].user.save()
+    world.registrations[1].name = "Bo Entered"
+    world.registrations[1].save()
+    Registration.objects.create(event=world.event, checked_in=True)  # no name, no account
+    round_ = rounds.pair_next_round(world.event, world.organiser)
+    body = client.get(f"/events/{world.event.pk}/hall/?screen=pairings").content.decode()
+    shown = {m.player_a.display_name for m in round_.matches.all()}
+    shown |= {m.player_b.display_name for m in round_.matches.exclude(player_b=None)}
+    assert shown == {"Ada L", "Bo Entered", "cy", "Player #4"}
+    for name in shown:
+        assert f'<span class="hall-name">{name}</span>' in body
+
+
+def test_the_public_pairings_tell_the_sams_apart_and_show_markup_as_text(client, make_world):
+    """The pairings by name are written from plain values (tournaments.pairings_list):
+    shared names still carry their numbers, on both sides, and a name is escaped."""
+    import html
+    import re
+
+    world = with_two_sams(make_world(["sam1", "sam2", "<i>x</i>", "bob"]))
+    raw = client.get(f"/events/{world.event.pk}/pairings/").content.decode()
+    assert "<i>x</i>" not in raw and "&lt;i&gt;x&lt;/i&gt;" in raw
+    lines = re.findall(r"<tr><td>(.*?)</td><td[^>]*>(.*?)</td><td>(.*?)</td></tr>", raw)
+    players = [html.unescape(player) for player, _, _ in lines]
+    assert players == sorted(players, key=str.casefold) and len(players) == 4
+    assert numbers_of_sams(world) <= set(players)
+    opponents = {html.unescape(opponent) for _, _, opponent in lines}
+    assert opponents == set(players)
