@@ -9,6 +9,7 @@ django_http = get_asgi_application()  # sets Django up before the consumers are 
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from arbiter import server_gc  # noqa: E402
 from live.auth import live_auth  # noqa: E402
 from live.origin import SiteOriginValidator  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
@@ -20,3 +21,4 @@ application = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(live_auth(URLRouter(websocket_urlpatterns))),
     }
 )
+server_gc.settle()  # last: everything the server loaded is set aside from collection

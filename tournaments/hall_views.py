@@ -24,7 +24,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournaments import hall, rounds
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round, name_columns
 from tournaments.roles import visible_event_or_404
 from tournaments.standings_cache import standings_rows
 from web.errors import ServiceError
@@ -60,7 +60,7 @@ def _seats(round_: Round | None) -> list[hall.Seat]:
     """
     if round_ is None:
         return []
-    names = [f"{side}__{f}" for side in _SIDES for f in Registration.NAME_FIELDS]
+    names = [column for side in _SIDES for column in name_columns(side)]
     rows = round_.matches.order_by("is_bye", "table").values(*_SEAT_FIELDS, *names)
     return [
         hall.Seat(
@@ -78,9 +78,9 @@ def _seats(round_: Round | None) -> list[hall.Seat]:
 def _person(row: dict[str, Any], side: str) -> hall.Person:
     """One side's player: the name pages show, and the account's last name to sort by
     (none where the organiser entered a name)."""
-    name, number, first, last, username = (row[f"{side}__{f}"] for f in Registration.NAME_FIELDS)
-    shown = Registration.name_shown(name, first, last, username, number)
-    return hall.Person(shown, "" if name else (last or ""))
+    entered = row[f"{side}__name"]
+    last_name = "" if entered else row[f"{side}__user__last_name"] or ""
+    return hall.Person(Registration.name_in(row, side), last_name)
 
 
 def _clock(round_: Round | None, extra_minutes: int) -> str:

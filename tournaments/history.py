@@ -33,7 +33,7 @@ def public_row(row: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in INTERNAL_KEYS}
 
 
-def is_active_in(registration: Registration, round_number: int) -> bool:
+def is_active_in(registration: Registration | Entry, round_number: int) -> bool:
     """Registered, checked in, joined by then, not dropped before it, not disqualified."""
     if registration.status == Registration.Status.WAITLISTED or registration.disqualified:
         return False
@@ -56,6 +56,39 @@ def round_winners(round_: Round) -> list[int | None]:
     return [_match_winner(m) for m in round_.matches.filter(is_bye=False).order_by("table")]
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A registration as the plain values the standings read (``EventHistory.read``'s
+    ``plain``): the same attribute names as the model's, so the same rules apply."""
+
+    pk: int
+    public_id: str
+    display_name: str
+    number: int | None
+    status: str
+    checked_in: bool
+    joined_round: int
+    dropped_after_round: int | None
+    disqualified: bool
+
+    COLUMNS = (
+        "pk",
+        "external_id",
+        *Registration.NAME_FIELDS,
+        "status",
+        "checked_in",
+        "joined_round",
+        "dropped_after_round",
+        "disqualified",
+    )
+
+    @classmethod
+    def of(cls, pk, external_id, name, number, first, last, username, *state) -> Entry:
+        """An entry from one row of :attr:`COLUMNS`."""
+        shown = Registration.name_shown(name, first, last, username, number)
+        return cls(pk, Registration.public_id_of(external_id, pk), shown, number, *state)
+
+
 @dataclass(frozen=True)
 class EventHistory:
     """Registrations, paired Swiss rounds and results of one event, as read at one moment.
@@ -66,16 +99,23 @@ class EventHistory:
     """
 
     event: Event
-    registrations: list[Registration]
+    registrations: list[Registration] | list[Entry]
     swiss_rounds: list[int]
     results: list[dict[str, Any]]
 
     @classmethod
-    def read(cls, event: Event) -> EventHistory:
-        """One query each for registrations, Swiss rounds and their matches."""
-        registrations = list(
-            event.registrations.select_related("user").order_by("registered_at", "pk")
-        )
+    def read(cls, event: Event, plain: bool = False) -> EventHistory:
+        """One query each for registrations, Swiss rounds and their matches.
+
+        ``plain``: the registrations as :class:`Entry` values, for the standings, which
+        read only these columns (20,000 model instances and their accounts cost more
+        than computing the standings); pairing keeps the model instances it seats.
+        """
+        ordered = event.registrations.order_by("registered_at", "pk")
+        if plain:
+            registrations = [Entry.of(*row) for row in ordered.values_list(*Entry.COLUMNS)]
+        else:
+            registrations = list(ordered.select_related("user"))
         numbers = dict(event.rounds.filter(kind=Round.Kind.SWISS).values_list("pk", "number"))
         matches = (
             Match.objects.filter(round__in=list(numbers))
@@ -189,7 +229,7 @@ def public_rows(event: Event) -> list[dict[str, Any]]:
     return EventHistory.read(event).public_rows()
 
 
-def _dropped_by(registration: Registration, through_round: int | None) -> bool:
+def _dropped_by(registration: Registration | Entry, through_round: int | None) -> bool:
     """Dropped, and (for the standings after a past round) already gone by then: a
     player who left after round 5 is not marked dropped in the standings after round 3."""
     if registration.status != Registration.Status.DROPPED:
@@ -224,7 +264,9 @@ def _result(match: _PlayedMatch, number: int, public: dict[int, str]) -> dict[st
     }
 
 
-def _missed_rounds(registrations: list[Registration], numbers: list[int]) -> list[dict]:
+def _missed_rounds(
+    registrations: list[Registration] | list[Entry], numbers: list[int]
+) -> list[dict]:
     """The one rule: a Swiss round paired before a player joined is a loss, no opponent."""
     return [
         {"round": n, "players": [r.public_id], "missed": True}

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -181,6 +184,12 @@ class EventRole(models.Model):
         return f"{self.user} — {self.get_role_display()} of {self.event.name}"
 
 
+@functools.cache
+def name_columns(through: str) -> tuple[str, ...]:
+    """``Registration.NAME_FIELDS`` read through a relation: ``player_a__name``, ..."""
+    return tuple(f"{through}__{field}" for field in Registration.NAME_FIELDS)
+
+
 class Registration(models.Model):
     """A player in an event. Being registered is what makes a user a player there.
 
@@ -259,6 +268,12 @@ class Registration(models.Model):
     NAME_FIELDS = ("name", "number", "user__first_name", "user__last_name", "user__username")
 
     @staticmethod
+    def name_in(row: Mapping[str, Any], through: str) -> str:
+        """:meth:`name_shown` from a ``values()`` row that read :func:`name_columns`."""
+        name, number, first, last, username = (row[c] for c in name_columns(through))
+        return Registration.name_shown(name, first, last, username, number)
+
+    @staticmethod
     def name_shown(
         name: str,
         first_name: str | None = None,
@@ -293,7 +308,12 @@ class Registration(models.Model):
     @property
     def public_id(self) -> str:
         """The id used in pairing files and exports."""
-        return self.external_id or f"r{self.pk}"
+        return Registration.public_id_of(self.external_id, self.pk)
+
+    @staticmethod
+    def public_id_of(external_id: str, pk: int) -> str:
+        """:attr:`public_id` from plain values: the imported id, else ``r<pk>``."""
+        return external_id or f"r{pk}"
 
 
 class Round(models.Model):

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.models import Registration, Round
+from tournaments.models import Registration, Round, name_columns
 from tournaments.player_names import event_shared_names, labelled
 
 _SIDES = ("player_a", "player_b")
@@ -34,7 +34,7 @@ class PairingLine:
 def pairing_lines(round_: Round, query: str = "") -> list[PairingLine]:
     """Both players of every match of ``round_``, by name, those whose name contains
     ``query`` (any case) when one is given."""
-    fields = [f"{side}__{f}" for side in _SIDES for f in Registration.NAME_FIELDS]
+    fields = [column for side in _SIDES for column in name_columns(side)]
     rows = round_.matches.values("table", "is_bye", "player_b_id", *fields)
     shared = event_shared_names(round_.event)
     lines = []
@@ -55,9 +55,8 @@ def pairing_lines(round_: Round, query: str = "") -> list[PairingLine]:
 
 def _side(row: dict[str, Any], side: str, shared: set[str]) -> tuple[str, str]:
     """(label, display name) of one side's player."""
-    name, number, first, last, username = (row[f"{side}__{f}"] for f in Registration.NAME_FIELDS)
-    shown = Registration.name_shown(name, first, last, username, number)
-    return labelled(shown, number, shared), shown
+    shown = Registration.name_in(row, side)
+    return labelled(shown, row[f"{side}__number"], shared), shown
 
 
 def lines_html(lines: list[PairingLine]) -> SafeString:

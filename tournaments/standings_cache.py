@@ -53,7 +53,7 @@ def standings_rows(event: Event, after: int | None = None) -> list[dict[str, Any
     key = cache_key(event) if after is None else f"{cache_key(event)}:after:{after}"
     rows = cache.get(key)
     if rows is None:
-        rows = EventHistory.read(event).standings_rows(after)
+        rows = EventHistory.read(event, plain=True).standings_rows(after)
         cache.set(key, rows, settings.STANDINGS_CACHE_SECONDS)
     return rows
 
