@@ -11,6 +11,7 @@ than one. Plain data in and out: the view reads the rows and renders the pages.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -140,6 +141,7 @@ def screen_mode(params: HallParams, auto: str) -> str:
 # --- names ---------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=65_536)  # a screen folds every name twice per request
 def _plain(text: str) -> str:
     """Lower case without accents: the order a reader expects (Émile beside Emma)."""
     decomposed = unicodedata.normalize("NFKD", text.translate(FILED_UNDER))
