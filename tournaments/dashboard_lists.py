@@ -83,6 +83,11 @@ class ListPage:
         return self.number + 1 if self.number < self.pages else None
 
 
+def page_count(total: int, per_page: int) -> int:
+    """How many pages ``total`` rows fill (an empty list is one page)."""
+    return max(1, -(-total // per_page))
+
+
 def page_number(raw: str | None) -> int:
     """The page asked for (1 when none is); a bad one is refused with a clear message."""
     if raw is None or raw == "":
@@ -102,7 +107,7 @@ def _paged(
     rows: QuerySet, number: int, per_page: int, prefix: str, query: str, **filters: str
 ) -> ListPage:
     total = rows.count()
-    pages = max(1, -(-total // per_page))
+    pages = page_count(total, per_page)
     start = (number - 1) * per_page
     items = list(rows[start : start + per_page]) if number <= pages else []
     kept = {k: v for k, v in filters.items() if v}

@@ -49,7 +49,6 @@ def player_page_url(request: HttpRequest, event: Event) -> str:
 
 
 _SEAT_FIELDS = ("table", "is_bye", "extension_minutes", "status", "player_b_id")
-_SIDES = ("player_a", "player_b")
 
 
 def _seats(round_: Round | None) -> list[hall.Seat]:
@@ -60,7 +59,7 @@ def _seats(round_: Round | None) -> list[hall.Seat]:
     """
     if round_ is None:
         return []
-    names = [column for side in _SIDES for column in name_columns(side)]
+    names = name_columns("player_a") + name_columns("player_b")
     rows = round_.matches.order_by("is_bye", "table").values(*_SEAT_FIELDS, *names)
     return [
         hall.Seat(

@@ -17,8 +17,6 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.models import Registration, Round, name_columns
 from tournaments.player_names import event_shared_names, labelled
 
-_SIDES = ("player_a", "player_b")
-
 
 @dataclass(frozen=True)
 class PairingLine:
@@ -34,7 +32,7 @@ class PairingLine:
 def pairing_lines(round_: Round, query: str = "") -> list[PairingLine]:
     """Both players of every match of ``round_``, by name, those whose name contains
     ``query`` (any case) when one is given."""
-    fields = [column for side in _SIDES for column in name_columns(side)]
+    fields = name_columns("player_a") + name_columns("player_b")
     rows = round_.matches.values("table", "is_bye", "player_b_id", *fields)
     shared = event_shared_names(round_.event)
     lines = []

@@ -23,6 +23,7 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from tournaments import dashboard_lists
 from tournaments.history import EventHistory, public_row
 from tournaments.models import Event
 
@@ -65,8 +66,8 @@ PAGE_ROWS = 100
 
 
 def page_count(total: int) -> int:
-    """How many pages ``total`` rows fill (an empty table is one page)."""
-    return max(1, -(-total // PAGE_ROWS))
+    """How many pages of the standings ``total`` rows fill."""
+    return dashboard_lists.page_count(total, PAGE_ROWS)
 
 
 def page_of(rows: list[dict[str, Any]], page: int) -> list[dict[str, Any]]:

@@ -146,12 +146,8 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     played = _swiss_rounds(event)
     try:
         asked = read_asked(request, played)
-    except ServiceError as exc:
-        context = {"event": event, "error": exc.message, "played": played}
-        return render(request, "tournaments/standings.html", context, status=400)
-    placings = event_placings(event)
-    leads = placings.shown and not asked.swiss
-    try:
+        placings = event_placings(event)
+        leads = placings.shown and not asked.swiss
         if leads:
             table = placings_table(event, placings, asked.query)
         else:
