@@ -173,6 +173,48 @@ def _judging_demo(event: Event, judge) -> None:
     )
 
 
+DEMO_SERIES_NAME = "Arbiter Winter League"
+WEEKLY_NAMES = ("Winter League · Week 1", "Winter League · Week 2")
+
+
+def create_demo_series(report: DemoReport, people: dict) -> None:
+    """Two finished weekly events with overlapping players, added up as a league."""
+    from series.models import Series
+    from series.services import create_series
+    from tournaments import rounds
+
+    if Series.objects.filter(name=DEMO_SERIES_NAME).exists():
+        return
+    players = people["players"]
+    weeks = []
+    for week, (name, field) in enumerate(
+        zip(WEEKLY_NAMES, (players[:8], players[4:12]), strict=True)
+    ):
+        world = worlds.build_event(
+            field,
+            name=name,
+            organiser=people["organiser"],
+            judge=None,
+            rounds_played=3,
+            paired=False,
+            swiss_rounds=3,
+            date=timezone.localdate() - datetime.timedelta(days=14 - 7 * week),
+            venue="Demo Hall, Store Tables",
+            seed=20261201 + week,
+        )
+        weeks.append(rounds.finish_event(world.event, people["organiser"]))
+    create_series(
+        people["organiser"],
+        weeks,
+        name=DEMO_SERIES_NAME,
+        description="A weekly store league: points per place, one for taking part.",
+        method="placings",
+        placing_points="1: 10, 2: 8, 3-4: 6, 5-8: 4",
+        participation=1,
+    )
+    report.created.append(f"series {DEMO_SERIES_NAME} of {len(weeks)} finished events")
+
+
 def create_card_pools(report: DemoReport) -> None:
     from decks.cardpool import load_demo_pools
 
@@ -188,4 +230,5 @@ def build_demo() -> DemoReport:
     people = create_accounts(report)
     create_event(report, people)
     create_running_event(report, people)
+    create_demo_series(report, people)
     return report

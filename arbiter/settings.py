@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "judging",
     "rulebook",
     "printing",
+    "series",
     "channels",
     "live",
     "push",
@@ -62,13 +63,20 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First (outermost): a database outage anywhere below is a 503 page, never a 500.
     "web.middleware.DatabaseUnavailableMiddleware",
+    # Every request starts on the site's clock; loading an event moves to the venue's.
+    "web.middleware.SiteTimeZoneMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the language cookie (the switcher sets it), else the browser's
+    # Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in user's saved language (accounts.LanguagePreference) beats the browser's.
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -93,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.navigation",
+                "web.context_processors.local_times",
             ],
         },
     },
@@ -200,6 +209,10 @@ if ENV.get("EMAIL_HOST"):
 LANGUAGE_CODE = "en"
 TIME_ZONE = ENV.get("TIME_ZONE", "UTC")
 USE_I18N = True
+# The languages a page can be shown in, each named in itself (the switcher lists them so).
+LANGUAGES = [("en", "English"), ("ja", "日本語"), ("de", "Deutsch")]
+# The catalogues (locale/<code>/LC_MESSAGES/django.po; `manage.py makemessages -l ja`).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -364,6 +377,11 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+# The switcher's language cookie (accounts/language_views.py): like the session's, and no
+# script reads it.
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 LOGGING = {
     "version": 1,

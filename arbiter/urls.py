@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("judging.urls")),
     path("", include("decks.urls")),
     path("", include("printing.urls")),
+    path("", include("series.urls")),
     path("", include("push.urls")),
 ]

@@ -18,6 +18,7 @@ from django.utils import timezone
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
 from rules_engine import PayloadError, adjudicate
+from tournaments.local_time import stamped
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER, has_role
 from web.errors import FieldError, ServiceError
@@ -210,7 +211,8 @@ def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:
     if started:
         return "Decklists locked when round 1 started: ask the organiser to unlock yours."
     if event.decklist_deadline and timezone.now() > event.decklist_deadline:
-        return f"The decklist deadline ({event.decklist_deadline:%d %b %H:%M}) has passed."
+        deadline = stamped(event.decklist_deadline, event)
+        return f"The decklist deadline ({deadline}, {event.time_zone}) has passed."
     return None
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 from collections import Counter
 from typing import Any
-from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -18,14 +17,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.text import slugify
 
 from judging.models import INFRACTION_LABELS, Penalty
 from judging.penalties import consequence_words
+from tournaments.local_time import wall_clock
 from tournaments.models import Event, EventRole, Registration
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
-from web.spreadsheet import spreadsheet_cell
+from web.spreadsheet import attachment, spreadsheet_cell
 
 CSV_COLUMNS = [
     "issued_at",
@@ -40,6 +38,7 @@ CSV_COLUMNS = [
     "notes",
     "voided_at",
     "void_reason",
+    "time_zone",  # the zone issued_at and voided_at are written in: the venue's
 ]
 
 
@@ -59,16 +58,16 @@ def penalty_url(penalty: Penalty, staff_events: set[int]) -> str:
     return penalty.event.get_absolute_url()
 
 
-def _when(moment) -> str:
-    """Local time, in the one format Excel reads as a date without asking."""
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
+def _when(moment, event: Event) -> str:
+    """The venue's local time, in the one format Excel reads as a date without asking."""
+    return wall_clock(moment, event, "%Y-%m-%d %H:%M:%S")
 
 
 def _report_rows(event: Event) -> list[list[str]]:
     penalties = event.penalties.select_related("round", "match", "player__user", "judge")
     return [
         [
-            _when(p.issued_at),
+            _when(p.issued_at, event),
             spreadsheet_cell(p.round.number if p.round_id else ""),
             spreadsheet_cell(p.match.table if p.match_id else ""),
             spreadsheet_cell(p.game),
@@ -78,8 +77,9 @@ def _report_rows(event: Event) -> list[list[str]]:
             spreadsheet_cell("; ".join(consequence_text(c) for c in p.consequences)),
             spreadsheet_cell(p.judge.get_username() if p.judge_id else ""),
             spreadsheet_cell(p.notes),
-            _when(p.voided_at),
+            _when(p.voided_at, event),
             spreadsheet_cell(p.void_reason),
+            event.time_zone,
         ]
         for p in penalties.order_by("issued_at", "pk")
     ]
@@ -87,12 +87,7 @@ def _report_rows(event: Event) -> list[list[str]]:
 
 def _attachment(event: Event) -> str:
     """An ASCII file name for old clients and the event's own name (any script) for the rest."""
-    plain = f"{slugify(event.name) or f'event-{event.pk}'}-penalties.csv"
-    named = f"{slugify(event.name, allow_unicode=True) or f'event-{event.pk}'}-penalties.csv"
-    header = f'attachment; filename="{plain}"'
-    if named != plain:
-        header += f"; filename*=utf-8''{quote(named)}"
-    return header
+    return attachment(event.name, f"event-{event.pk}", "-penalties.csv")
 
 
 @event_role_required(ORGANISER, JUDGE)

@@ -62,12 +62,13 @@ ensure_apt() {
 
 # WeasyPrint's libraries and the fonts for every name, from deploy/print-packages.txt (the
 # Dockerfile installs the same list), plus poppler-utils, which turns PDFs into PNGs and text
-# for the tests.
+# for the tests, and gettext (msgfmt, msgmerge), which compiles and checks the translation
+# catalogues (locale/).
 print_packages() { grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$ROOT/deploy/print-packages.txt"; }
 ensure_print_deps() {
   local packages
   mapfile -t packages < <(print_packages)
-  packages+=(poppler-utils)
+  packages+=(poppler-utils gettext)
   ensure_apt "${packages[@]}" ||
     echo "WARNING: could not install ${packages[*]} (needs root or sudo): printing will be slow or fail, names may print as empty boxes."
 }

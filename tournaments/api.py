@@ -34,6 +34,7 @@ def event_json(event: Event, players: int | None = None) -> dict:
         "game": event.game,
         "date": event.date.isoformat(),
         "venue": event.venue,
+        "time_zone": event.time_zone,
         "status": event.status,
         "match_format": event.match_format,
         "swiss_rounds": rounds.swiss_round_count(event),

@@ -13,6 +13,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.local_time import default_zone_name, validate_zone
+
 
 class Game(models.TextChoices):
     IACTA = "iacta", "Iacta"
@@ -67,6 +69,12 @@ class Event(models.Model):
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.IACTA)
     date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=200, blank=True)
+    time_zone = models.CharField(
+        max_length=64,
+        default=default_zone_name,
+        validators=[validate_zone],
+        help_text="The venue's time zone: clocks, deadlines, slips and logs show its local time.",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     match_format = models.CharField(
         max_length=3, choices=MatchFormat.choices, default=MatchFormat.BO3
@@ -545,6 +553,8 @@ class EventLog(models.Model):
         "match_loss": "applied a match loss",
         "undo_match_loss": "undid a match loss",
         "reinstate": "reinstated a player",
+        "merge_walk_in": "merged a walk-in entry into an account",
+        "merge_accounts": "moved an entry to the player's other account",
     }
 
     def __str__(self) -> str:

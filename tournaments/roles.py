@@ -8,6 +8,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
+from tournaments.local_time import show_event_times
 from tournaments.models import Event, EventRole, Registration
 
 ORGANISER = EventRole.Role.ORGANISER
@@ -39,7 +40,9 @@ def judges_any_event(user) -> bool:
 
 def visible_event_or_404(user, event_id: int) -> Event:
     """The event, or 404 when ``user`` may not see it: a draft exists only for its organisers."""
-    return get_object_or_404(Event.objects.visible_to(user), pk=event_id)
+    event = get_object_or_404(Event.objects.visible_to(user), pk=event_id)
+    show_event_times(event)
+    return event
 
 
 def event_role_required(*wanted: str):
@@ -53,6 +56,7 @@ def event_role_required(*wanted: str):
         @wraps(view)
         def wrapper(request, event_id: int, *args, **kwargs):
             event = get_object_or_404(Event, pk=event_id)
+            show_event_times(event)
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_role(request.user, event, *wanted):

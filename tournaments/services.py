@@ -26,6 +26,7 @@ EDITABLE_EVENT_FIELDS = (
     "game",
     "date",
     "venue",
+    "time_zone",
     "status",
     "match_format",
     "swiss_rounds",
@@ -321,3 +322,71 @@ def pin_table(event: Event, registration: Registration, table: int | None, actor
         data={"player": registration.display_name, "table": table},
     )
     return registration
+
+
+@transaction.atomic
+def merge_walk_in(registration: Registration, username: str, actor) -> Registration:
+    """A walk-in entry (entered by name, no account) becomes that player's account's, so
+    their results follow them across events and series. Logged in the event.
+
+    Refused when the account already played in that event: one person cannot hold two
+    seats in one event, and which results are theirs would be a guess."""
+    account = _account_called(username)
+    event = Event.objects.select_for_update().get(pk=registration.event_id)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.user_id is not None:
+        raise ServiceError(
+            f"{registration.display_name} already plays with an account: only a walk-in "
+            "entry can be merged into one.",
+            field="registration",
+        )
+    if Registration.objects.filter(event=event, user=account).exists():
+        raise ServiceError(
+            f"{account.username} also played in {event.name}: one person cannot hold both "
+            "entries, so nothing was merged.",
+            field="username",
+        )
+    registration.user = account
+    registration.save(update_fields=["user"])
+    EventLog.objects.create(
+        event=event,
+        actor=actor,
+        action="merge_walk_in",
+        data={
+            "player": registration.display_name,
+            "registration": registration.pk,
+            "account": account.username,
+        },
+    )
+    return registration
+
+
+@transaction.atomic
+def merge_accounts(duplicate, kept, actor) -> int:
+    """Every entry of ``duplicate`` (a second account of one person) moves to ``kept``.
+
+    Refused, with nothing moved, when both accounts played one event: the events are
+    named, so site staff can settle them first. Returns the number of entries moved."""
+    if duplicate.pk == kept.pk:
+        raise ServiceError("Choose two different accounts.", field="username")
+    moving = list(Registration.objects.select_for_update().filter(user=duplicate))
+    shared = Event.objects.filter(
+        registrations__user=kept, pk__in=[r.event_id for r in moving]
+    ).order_by("date", "pk")
+    if shared.exists():
+        names = ", ".join(event.name for event in shared[:5])
+        raise ServiceError(
+            f"{duplicate.username} and {kept.username} both played in {names}: an event "
+            "cannot have one person twice, so nothing was merged.",
+            field="username",
+        )
+    for registration in moving:
+        registration.user = kept
+        registration.save(update_fields=["user"])
+        EventLog.objects.create(
+            event_id=registration.event_id,
+            actor=actor,
+            action="merge_accounts",
+            data={"registration": registration.pk, "from": duplicate.username, "to": kept.username},
+        )
+    return len(moving)

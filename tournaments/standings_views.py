@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -20,7 +20,6 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.text import slugify
 
 from tournaments.dashboard_lists import ListPage, page_number
 from tournaments.models import Event, Registration, Round
@@ -37,7 +36,7 @@ from tournaments.standings_cache import (
 )
 from web.errors import ServiceError
 from web.inputs import whole_number
-from web.spreadsheet import spreadsheet_cell
+from web.spreadsheet import attachment, spreadsheet_cell
 
 MAX_QUERY = 100
 
@@ -227,12 +226,7 @@ def placings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request.user, event_id)
     placings = event_placings(event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    plain = f"{slugify(event.name) or f'event-{event.pk}'}-placings.csv"
-    named = f"{slugify(event.name, allow_unicode=True) or f'event-{event.pk}'}-placings.csv"
-    header = f'attachment; filename="{plain}"'
-    if named != plain:
-        header += f"; filename*=utf-8''{quote(named)}"
-    response["Content-Disposition"] = header
+    response["Content-Disposition"] = attachment(event.name, f"event-{event.pk}", "-placings.csv")
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS)
     for row in placings.rows:

@@ -13,7 +13,14 @@ from tournaments import event_state, services
 from tournaments.forms import EventForm, GrantRoleForm
 from tournaments.models import Event, EventRole, Registration
 from tournaments.placings import event_placings
-from tournaments.roles import JUDGE, ORGANISER, event_role_required, has_role, roles_in
+from tournaments.roles import (
+    JUDGE,
+    ORGANISER,
+    event_role_required,
+    has_role,
+    roles_in,
+    visible_event_or_404,
+)
 from tournaments.rounds import swiss_round_count
 from web.errors import ServiceError
 
@@ -30,7 +37,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.visible_to(request.user), pk=event_id)
+    event = visible_event_or_404(request.user, event_id)
     roles = roles_in(request.user, event)
     registration = (
         Registration.objects.filter(event=event, user=request.user).first()

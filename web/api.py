@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from tournaments.local_time import show_event_times
 from tournaments.models import Event
 from tournaments.roles import ORGANISER, has_role
 from web.errors import FieldError, ServiceError
@@ -59,6 +60,7 @@ def event_for(request: Request, event_id: int, *roles: str) -> Event:
     if roles:
         event = get_object_or_404(Event, pk=event_id)
         _require_role(request, event, roles)
+        show_event_times(event)
         return event
     event = Event.objects.visible_to(request.user).filter(pk=event_id).first()
     if event is None:
@@ -66,6 +68,7 @@ def event_for(request: Request, event_id: int, *roles: str) -> Event:
         if not request.user.is_authenticated:
             raise NotAuthenticated("Log in first.")
         raise PermissionDenied(f"Only this event's {ORGANISER}s may do this.")
+    show_event_times(event)
     return event
 
 

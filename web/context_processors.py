@@ -10,3 +10,11 @@ def navigation(request: HttpRequest) -> dict:
     from tournaments.roles import judges_any_event
 
     return {"nav_is_judge": judges_any_event(user)}
+
+
+def local_times(request: HttpRequest) -> dict:
+    """The venue's zone named on a page whose times are in it (``tournaments.local_time``)."""
+    from tournaments.local_time import venue_zone_shown, zone_caption
+
+    zone = venue_zone_shown()
+    return {"venue_zone": zone_caption(zone) if zone else ""}

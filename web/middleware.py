@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
+from tournaments.local_time import show_site_times
 from web.errors import FieldError
 from web.inputs import form_fields, unusable_at, urlencoded_fields
 
@@ -119,3 +120,21 @@ def _form_problem(request: HttpRequest) -> FieldError | None:
     if request.content_type == "application/x-www-form-urlencoded":
         return unusable_at(urlencoded_fields(request.body.decode("latin-1")))
     return unusable_at(form_fields(request.POST.lists()))
+
+
+class SiteTimeZoneMiddleware:
+    """Each request starts on the site's clock (``TIME_ZONE``).
+
+    Loading an event switches its pages to the venue's zone (``tournaments.local_time``);
+    a worker thread serves many requests, so one event's zone must not carry into the next
+    request, whatever it is for."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        show_site_times()
+        try:
+            return self.get_response(request)
+        finally:
+            show_site_times()

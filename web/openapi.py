@@ -77,6 +77,7 @@ COMPONENTS: dict[str, Schema] = {
         game={"type": "string", "enum": ["iacta", "superjack", "dataclysm"]},
         date={"type": "string", "format": "date"},
         venue=STR,
+        time_zone={**STR, "description": "The venue's IANA zone: pages show local times in it."},
         status={"type": "string", "enum": EVENT_STATUSES},
         match_format={"type": "string", "enum": ["bo1", "bo3", "bo5"]},
         swiss_rounds=INT,
@@ -84,6 +85,47 @@ COMPONENTS: dict[str, Schema] = {
         round_minutes=INT,
         players={**NULL_INT, "description": "Registered (seated) players."},
         points=obj(["win", "draw", "loss"], win=INT, draw=INT, loss=INT),
+    ),
+    "Series": obj(
+        ["id", "name", "method", "placing_points", "participation", "best_of", "tiebreakers"],
+        id=INT,
+        name=STR,
+        description=STR,
+        method={"type": "string", "enum": ["match_points", "placings"]},
+        placing_points={**array(INT), "description": "Points for 1st, 2nd, … place."},
+        participation=INT,
+        best_of={**NULL_INT, "description": "Each player's best N events count; null: all."},
+        tiebreakers=array(STR),
+        events=array(
+            obj(
+                ["id", "name", "date", "status", "counted"],
+                id=INT,
+                name=STR,
+                date={"type": "string", "format": "date"},
+                status={"type": "string", "enum": EVENT_STATUSES},
+                counted={**BOOL, "description": "Finished: its placings count."},
+            )
+        ),
+        standings=array(ref("SeriesStanding")),
+    ),
+    "SeriesStanding": obj(
+        ["rank", "player", "name", "total", "events"],
+        rank=INT,
+        player={**STR, "description": "u<account id>, or w<entry id> for a walk-in."},
+        name=STR,
+        total=INT,
+        best_finish=NULL_INT,
+        match_wins=INT,
+        events=array(
+            obj(
+                ["event", "place", "points", "counted"],
+                event=INT,
+                place=INT,
+                points=INT,
+                counted={**BOOL, "description": "Among the player's best N."},
+                disqualified=BOOL,
+            )
+        ),
     ),
     "MatchPlayer": obj(
         ["id", "name", "registration"],

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
+
+from django.utils.text import slugify
 
 # A cell starting with one of these is run as a formula by spreadsheet programs.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -13,3 +16,14 @@ def spreadsheet_cell(value: Any) -> str:
     "=HYPERLINK(…)" stays a name)."""
     text = "" if value is None else str(value)
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def attachment(name: str, fallback: str, suffix: str) -> str:
+    """A ``Content-Disposition`` for a download named after ``name`` in any script: an
+    ASCII file name for old clients, the UTF-8 one (RFC 6266) for the rest."""
+    plain = f"{slugify(name) or fallback}{suffix}"
+    named = f"{slugify(name, allow_unicode=True) or fallback}{suffix}"
+    header = f'attachment; filename="{plain}"'
+    if named != plain:
+        header += f"; filename*=utf-8''{quote(named)}"
+    return header

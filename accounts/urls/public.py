@@ -3,12 +3,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import views
+from accounts import language_views, views
 from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("confirm-email/<str:token>/", views.confirm_email, name="confirm_email"),
+    path("language/", language_views.set_language, name="set_language"),  # the switcher
     # Before Django's own: the reset request, rate-limited ...
     path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
     # ... and choosing the new password, which also ends the account's log-in lock-out.

@@ -24,6 +24,7 @@ from printing.documents import decklists, pairings, penalties, slips, standings 
 from printing.documents.base import DocumentKind
 from printing.documents.registry import all_kinds, find, get, register, unregister
 from printing.render import warm_up as warm_fonts
+from tournaments.local_time import event_times
 from tournaments.models import Event
 
 __all__ = [
@@ -60,7 +61,9 @@ def fingerprint(kind: str, event: Event, round_number: int | None) -> str:
 def render_units(kind: str, event_id: int, round_number: int | None, units: list[int]) -> bytes:
     """A PDF of just ``units`` (a chunk of :func:`plan`), to be joined with the others."""
     document = _checked(kind, round_number)
-    return document.render(Event.objects.get(pk=event_id), round_number, units)
+    event = Event.objects.get(pk=event_id)
+    with event_times(event):  # a worker has no request: the venue's clock, said on the page
+        return document.render(event, round_number, units)
 
 
 def warm_up() -> float:

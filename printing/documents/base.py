@@ -208,6 +208,7 @@ def event_head(event: Event, **extra: Any) -> Head:
         "event": event.name,
         "event_lang": script_lang(event.name),
         "paper": event.print_paper,
+        "zone": event.time_zone,
         **extra,
     }
 

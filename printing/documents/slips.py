@@ -27,6 +27,7 @@ from printing.documents.base import (
 )
 from printing.documents.registry import register
 from printing.render import render_pdf, stamp
+from tournaments.local_time import stamped
 from tournaments.match_games import BEST_OF
 from tournaments.models import Event, MatchFormat
 
@@ -84,9 +85,9 @@ class MatchSlips(DocumentKind):
             matches = matches.filter(pk__in=units)
         matches = matches.select_related("round", "player_a__user", "player_b__user")
         rows: Rows = []
-        round_kind = None
+        round_kind = paired_at = None
         for match in matches.order_by("table", "pk"):
-            round_kind = match.round.kind
+            round_kind, paired_at = match.round.kind, match.round.paired_at
             rows.append(
                 {
                     "unit": match.pk,
@@ -103,6 +104,7 @@ class MatchSlips(DocumentKind):
             format_label=event.get_match_format_display(),
             games=games_of(event),
             minutes=event.round_minutes,
+            paired=stamped(paired_at, event),
             site=settings.SITE_URL,
         )
         return head, rows

@@ -57,7 +57,8 @@ def test_dev_ci_and_tests_install_the_list_through_lib_sh():
     asked = bash(
         "source scripts/lib.sh; ensure_apt() { printf '%s\\n' \"$@\"; }; ensure_print_deps"
     ).split()
-    assert asked == [*listed_packages(), "poppler-utils"]  # poppler-utils: the tests only
+    # poppler-utils and gettext (makemessages, for the catalogue checks): the tests only
+    assert asked == [*listed_packages(), "poppler-utils", "gettext"]
     for script in ("scripts/dev", "scripts/test"):
         assert re.search(r"^ensure_print_deps$", (ROOT / script).read_text(), re.M), script
     assert "exec bash scripts/test" in (ROOT / ".ci" / "run").read_text()

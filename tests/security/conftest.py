@@ -22,6 +22,8 @@ from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty
 from printing.models import PrintJob
+from series.models import Series
+from series.services import create_series
 from tests.conftest import make_user
 from tournaments import clock
 from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
@@ -64,6 +66,7 @@ class World:
     print_job: PrintJob  # a finished print of the decklists
     card: Card
     judge_grant: EventRole
+    series: Series  # the organiser's, of ``event``
     foreign: dict[str, int]  # ids of another event's objects (organised by otto)
 
     def user(self, role: str) -> User | None:
@@ -211,6 +214,7 @@ def build_world() -> World:
         print_job=job,
         card=Card.objects.get(name=PAT_MAIN),
         judge_grant=grant,
+        series=create_series(organiser, [event], name="Security League", placing_points="1: 3"),
         foreign=_foreign_event(outsider),
     )
 

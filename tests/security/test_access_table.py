@@ -94,6 +94,8 @@ def default_params(w: World) -> dict[str, object]:
         "user_id": w.player.pk,
         "grant_id": w.judge_grant.pk,
         "card_id": w.card.pk,
+        "series_id": w.series.pk,
+        "player": f"u{w.player.pk}",
         "game": "iacta",
         "question": "deck-legality",
         "action": "close",
@@ -163,6 +165,8 @@ TABLE: dict[str, list[Case]] = {
     "password_reset_complete": [get(ALL_200)],
     # a user's own API token (engineer A): empty POST names the missing action
     "api_token": [get(LOGGED_IN), post(E("login", "302", "302", "302"))],
+    # the language switcher: an empty POST names the missing language, for everyone
+    "set_language": [get(ALL_405), post(E("400", "400", "400", "400"))],
     "api_schema": [get(ALL_200)],
     "api_docs": [get(ALL_200)],
     # --- events
@@ -340,6 +344,20 @@ TABLE: dict[str, list[Case]] = {
         get(E("401/403", "200", "403", "403"), params={"who": "mine"}),
         Case("put", E("401/403", "400", "403", "403"), params={"who": "mine"}),
     ],
+    # --- series: public standings; the series' organiser changes it
+    "series:list": [get(ALL_200)],
+    "series:create": [get(LOGGED_IN), post(LOGGED_IN)],  # empty: the form, with its errors
+    "series:detail": [get(ALL_200)],
+    "series:csv": [get(ALL_200)],
+    "series:pdf": [get(ALL_200)],
+    # The event is still running: nobody has a series result yet.
+    "series:player": [get(E("404", "404", "404", "404"))],
+    "series:edit": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
+    "series:manage": [get(ORGANISER_PAGE)],
+    "series:event": [get(ALL_405), post(ORGANISER_FORM)],
+    "series:merge": [get(ALL_405), post(ORGANISER_FORM)],
+    "series:api_list": [get(ALL_200)],
+    "series:api_detail": [get(ALL_200)],
     # --- the installable app and Web Push
     "push:manifest": [get(ALL_200)],
     "push:service_worker": [get(ALL_200)],

@@ -28,7 +28,8 @@ import json
 import django
 django.setup()
 from django.core.management import call_command
-for app in ("auth", "sessions", "axes"):  # what a log-in writes to; the rest is not needed
+# What a log-in reads and writes (accounts: the saved language); the rest is not needed.
+for app in ("auth", "sessions", "axes", "accounts"):
     call_command("migrate", app, verbosity=0)
 from django.contrib.auth.models import User
 from django.test import Client

@@ -71,6 +71,7 @@ def _export_event_fields(event: Event) -> dict[str, Any]:
         "top_cut": event.top_cut,
         "points": {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss},
         "venue": event.venue,
+        "time_zone": event.time_zone,
         "round_minutes": event.round_minutes,
         "tiebreakers": list(event.tiebreakers or []),
         "seed": event.seed,

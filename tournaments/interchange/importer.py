@@ -24,7 +24,15 @@ from tournaments.models import Event, EventLog, Match, Registration, Round
 BATCH_SIZE = 1_000
 
 # Event keys copied as they are when given (``swiss_rounds`` may be null: the default).
-_OPTIONAL_EVENT_FIELDS = ("swiss_rounds", "top_cut", "venue", "round_minutes", "seed", "status")
+_OPTIONAL_EVENT_FIELDS = (
+    "swiss_rounds",
+    "top_cut",
+    "venue",
+    "time_zone",
+    "round_minutes",
+    "seed",
+    "status",
+)
 _WHOLE_NUMBER_FIELDS = {"swiss_rounds", "top_cut", "round_minutes", "seed"}
 
 

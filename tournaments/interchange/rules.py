@@ -16,6 +16,7 @@ from typing import Any
 
 from tournaments.interchange.problems import Finding, Where, path_text, show
 from tournaments.interchange.schema import MAX_ROUNDS, PENDING
+from tournaments.local_time import zone_problem
 from tournaments.models import Round
 
 
@@ -60,6 +61,14 @@ class _Rules:
 
     def add(self, where: Where, message: str) -> None:
         self.findings.append((where, message))
+
+    def time_zone(self, event: Any) -> None:
+        """A zone name the schema lets through must still be one the site knows."""
+        name = event.get("time_zone") if _is_object(event) else None
+        if isinstance(name, str) and name.strip():
+            problem = zone_problem(name)
+            if problem:
+                self.add(("event", "time_zone"), problem)
 
     def players(self, items: list) -> None:
         first: dict[str, int] = {}
@@ -227,6 +236,7 @@ class _Rules:
 def rule_findings(document: dict[str, Any]) -> list[Finding]:
     """Every broken cross-reference rule in ``document`` (an object of the right format)."""
     rules = _Rules(document)
+    rules.time_zone(document.get("event"))
     rules.players(_items(document.get("players")))
     rules.rounds(_items(document.get("rounds")))
     rules.drops(_items(document.get("drops")))

@@ -1,0 +1,267 @@
+"""Series pages: public standings, a player's history, CSV and print; the organiser's
+form, events and walk-in merges. Each view reads or calls ``series.services``."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from pairing.series import METHODS, TIEBREAKERS, table_text
+from series import services
+from series.forms import MergeForm, SeriesForm, organised_events
+from series.models import Series
+from series.standings import SeriesTable, series_table
+from tournaments import services as event_services
+from tournaments.models import Event, Registration
+from tournaments.roles import ORGANISER, has_role
+from web.errors import ServiceError
+from web.spreadsheet import attachment, spreadsheet_cell
+
+CSV_COLUMNS = ["rank", "player", "name", "total", "events_played", "best_finish", "match_wins"]
+
+
+def _series_or_404(series_id: int) -> Series:
+    return get_object_or_404(Series.objects.select_related("organiser"), pk=series_id)
+
+
+def _managed_or_403(request: HttpRequest, series_id: int) -> Series:
+    series = _series_or_404(series_id)
+    if not services.may_manage(request.user, series):
+        raise PermissionDenied("Only the series' organiser may change it.")
+    return series
+
+
+def rule_words(series: Series) -> str:
+    """How the series counts, in one sentence for its page and its print."""
+    rule = series.rule
+    how = (
+        f"points per place ({table_text(rule.placing_points)})"
+        if rule.method == "placings"
+        else METHODS["match_points"]
+    )
+    parts = [f"Points: {how}"]
+    if rule.participation:
+        parts.append(f"+{rule.participation} for each event played")
+    parts.append(f"best {rule.best_of} events count" if rule.best_of else "every event counts")
+    parts.append("ties broken by " + ", then ".join(TIEBREAKERS[t] for t in rule.tiebreakers))
+    return "; ".join(parts) + "."
+
+
+def series_list(request: HttpRequest) -> HttpResponse:
+    listed = Series.objects.annotate(
+        shown=Count("events", filter=~Q(events__status=Event.Status.DRAFT))
+    ).order_by("-created_at")
+    return render(request, "series/list.html", {"series_list": listed})
+
+
+def _context(request: HttpRequest, table: SeriesTable) -> dict:
+    series = table.series
+    rows = [
+        {"row": row, "cells": [row.score_in(event.pk) for event in table.counted]}
+        for row in table.rows
+    ]
+    return {
+        "series": series,
+        "table": table,
+        "rows": rows,
+        "rule_words": rule_words(series),
+        "may_manage": services.may_manage(request.user, series),
+    }
+
+
+def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
+    table = series_table(_series_or_404(series_id))
+    return render(request, "series/detail.html", _context(request, table))
+
+
+def series_player(request: HttpRequest, series_id: int, player: str) -> HttpResponse:
+    table = series_table(_series_or_404(series_id))
+    row = table.row_of(player)
+    if row is None:
+        raise Http404("This player has no result in the series.")
+    events = {event.pk: event for event in table.counted}
+    history = [{"event": events[score.event], "score": score} for score in row.scores]
+    return render(
+        request,
+        "series/player.html",
+        {"series": table.series, "row": row, "history": history, "table": table},
+    )
+
+
+def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
+    """One row a player: rank, total and each counted event's points (bracketed when
+    not among the best N)."""
+    table = series_table(_series_or_404(series_id))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(
+        table.series.name, f"series-{table.series.pk}", "-standings.csv"
+    )
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS + [event.name for event in table.counted])
+    for row in table.rows:
+        cells = [row.score_in(event.pk) for event in table.counted]
+        writer.writerow(
+            [
+                spreadsheet_cell(v)
+                for v in (
+                    row.rank,
+                    row.player,
+                    row.name,
+                    row.total,
+                    row.events_played,
+                    row.best_finish or "",
+                    row.match_wins,
+                    *(_cell_text(cell) for cell in cells),
+                )
+            ]
+        )
+    return response
+
+
+def _cell_text(cell) -> str:
+    if cell is None:
+        return ""
+    return str(cell.points) if cell.counted else f"({cell.points})"
+
+
+def series_pdf(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The standings on paper: a short document, rendered while the organiser waits."""
+    from printing.render import render_pdf
+
+    table = series_table(_series_or_404(series_id))
+    context = {
+        **_context(request, table),
+        "printed_at": timezone.now(),
+        "page_size": "A4 landscape" if len(table.counted) > 6 else "A4",
+    }
+    pdf = render_pdf(render_to_string("series/print.html", context, request=request))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = attachment(
+        table.series.name, f"series-{table.series.pk}", "-standings.pdf"
+    ).replace("attachment", "inline", 1)
+    return response
+
+
+@login_required
+def series_create(request: HttpRequest) -> HttpResponse:
+    events = organised_events(request.user)
+    form = SeriesForm(request.POST or None, events=events, initial={"method": "placings"})
+    if request.method == "POST" and form.is_valid():
+        try:
+            series = services.create_series(
+                request.user, form.chosen_events(), **form.service_fields()
+            )
+        except ServiceError as exc:
+            form.show(exc)
+        else:
+            messages.success(request, f"{series.name} created.")
+            return redirect(series)
+    return render(request, "series/form.html", {"form": form, "creating": True})
+
+
+@login_required
+def series_edit(request: HttpRequest, series_id: int) -> HttpResponse:
+    series = _managed_or_403(request, series_id)
+    form = SeriesForm(request.POST or None, initial=SeriesForm.initial_of(series))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_series(series, request.user, **form.service_fields())
+        except ServiceError as exc:
+            form.show(exc)
+        else:
+            messages.success(request, "Series saved: the standings follow the new rule.")
+            return redirect(series)
+    return render(request, "series/form.html", {"form": form, "series": series})
+
+
+@login_required
+def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
+    series = _managed_or_403(request, series_id)
+    events = list(series.events.order_by("date", "pk"))
+    addable = organised_events(request.user).exclude(pk__in=[e.pk for e in events])
+    walk_ins = (
+        Registration.objects.filter(event__in=events, user__isnull=True)
+        .select_related("event")
+        .order_by("name", "event__date")
+    )
+    context = {
+        "series": series,
+        "events": events,
+        "addable": addable,
+        "walk_ins": walk_ins,
+        "log": series.log.select_related("actor")[:50],
+        "merge_form": MergeForm(),
+    }
+    return render(request, "series/manage.html", context)
+
+
+def _event_from(request: HttpRequest) -> Event:
+    try:
+        event_id = int(request.POST.get("event", ""))
+    except ValueError:
+        raise ServiceError("Choose an event.", field="event") from None
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise ServiceError("There is no such event.", field="event")
+    return event
+
+
+@require_POST
+@login_required
+def series_event(request: HttpRequest, series_id: int, action: str) -> HttpResponse:
+    """Add an event to the series, or take one out."""
+    series = _managed_or_403(request, series_id)
+    try:
+        event = _event_from(request)
+        if action == "add":
+            services.add_event(series, event, request.user)
+            messages.success(request, f"{event.name} now counts in {series.name}.")
+        elif action == "remove":
+            services.remove_event(series, event, request.user)
+            messages.success(request, f"{event.name} no longer counts in {series.name}.")
+        else:
+            raise Http404("No such action.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("series:manage", series.pk)
+
+
+@require_POST
+@login_required
+def series_merge(request: HttpRequest, series_id: int) -> HttpResponse:
+    """Merge a walk-in entry of one of the series' events into a player's account."""
+    series = _managed_or_403(request, series_id)
+    form = MergeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the walk-in entry and type the account's username.")
+        return redirect("series:manage", series.pk)
+    entry = Registration.objects.filter(
+        pk=form.cleaned_data["registration"], event__in=series.events.all()
+    ).first()
+    if entry is None:
+        messages.error(request, "That entry is not in this series' events.")
+    elif not has_role(request.user, entry.event, ORGANISER):
+        messages.error(request, f"Only the organisers of {entry.event.name} can merge its entries.")
+    else:
+        try:
+            merged = event_services.merge_walk_in(
+                entry, form.cleaned_data["username"], request.user
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            services.log_merge(series, merged, request.user)
+            messages.success(
+                request, f"{merged.display_name}'s results now count for {merged.user.username}."
+            )
+    return redirect("series:manage", series.pk)
