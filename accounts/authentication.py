@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -17,9 +18,12 @@ class ToolTokenAuthentication(TokenAuthentication):
         except AuthenticationFailed as exc:
             if "inactive" in str(exc.detail).lower():
                 raise AuthenticationFailed(
-                    "This API token's account is deactivated; ask a site admin."
+                    _("This API token's account is deactivated; ask a site admin.")
                 ) from None
             raise AuthenticationFailed(
-                "This API token is not valid: it was revoked, regenerated or mistyped. "
-                f"Get the current one at {TOKEN_PAGE} (or `manage.py api_token`)."
+                _(
+                    "This API token is not valid: it was revoked, regenerated or mistyped. "
+                    "Get the current one at %(page)s (or `manage.py api_token`)."
+                )
+                % {"page": TOKEN_PAGE}
             ) from None

@@ -2,17 +2,20 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _lazy
 
 from accounts import ratelimit, services
 
 
 class SignUpForm(UserCreationForm):
-    first_name = forms.CharField(max_length=150, required=False, label="First name")
-    last_name = forms.CharField(max_length=150, required=False, label="Last name")
+    first_name = forms.CharField(max_length=150, required=False, label=_lazy("First name"))
+    last_name = forms.CharField(max_length=150, required=False, label=_lazy("Last name"))
     email = forms.EmailField(
         required=True,
-        help_text="For password resets and event notices, once you confirm it from the"
-        " message we send there.",
+        help_text=_lazy(
+            "For password resets and event notices, once you confirm it from the"
+            " message we send there."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):

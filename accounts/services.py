@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from accounts import ratelimit
 from accounts.ratelimit import Limit
@@ -19,9 +21,11 @@ from web.errors import ServiceError
 
 HOUR = 3600
 CONFIRM_SALT = "accounts.confirm-email"
-LINK_EXPIRED = "This link is no longer valid: it was changed, or it is more than three days old."
+LINK_EXPIRED = _lazy(
+    "This link is no longer valid: it was changed, or it is more than three days old."
+)
 
-EMAIL_TAKEN = "An account already uses this e-mail address."
+EMAIL_TAKEN = _lazy("An account already uses this e-mail address.")
 
 
 def email_in_use(email: str, *, besides: User | None = None) -> bool:
@@ -44,14 +48,16 @@ def create_account(
     try:
         with transaction.atomic():
             if email_in_use(email):
-                raise ServiceError(EMAIL_TAKEN, field="email")
+                raise ServiceError(str(EMAIL_TAKEN), field="email")
             if User.objects.filter(username__iexact=username).exists():
-                raise ServiceError("A user with that username already exists.", field="username")
+                raise ServiceError(_("A user with that username already exists."), field="username")
             user = User(username=username, email=email, first_name=first_name, last_name=last_name)
             user.set_password(password)
             user.save()
     except IntegrityError:  # the same name, registered between the check and the insert
-        raise ServiceError("A user with that username already exists.", field="username") from None
+        raise ServiceError(
+            _("A user with that username already exists."), field="username"
+        ) from None
     return user
 
 
@@ -105,7 +111,7 @@ def _send_confirmation(user: User, email: str) -> None:
         "link": _site_link(reverse("confirm_email", args=[token])),
     }
     send_mail(
-        "Confirm your e-mail address for Arbiter",
+        _("Confirm your e-mail address for Arbiter"),
         render_to_string("registration/confirm_email_email.txt", context),
         None,
         [email],
@@ -125,7 +131,7 @@ def _tell_owner_of_sign_up_attempt(owner: User) -> None:
         "login_link": _site_link(reverse("login")),
     }
     send_mail(
-        "Someone tried to sign up to Arbiter with your e-mail address",
+        _("Someone tried to sign up to Arbiter with your e-mail address"),
         render_to_string("registration/signup_address_taken_email.txt", context),
         None,
         [owner.email],
@@ -139,7 +145,7 @@ def read_confirmation(token: str) -> tuple[User, str]:
         user = User.objects.get(pk=data["user"])
         email = str(data["email"])
     except (signing.BadSignature, User.DoesNotExist, KeyError, TypeError):
-        raise ServiceError(LINK_EXPIRED, field="token") from None
+        raise ServiceError(str(LINK_EXPIRED), field="token") from None
     return user, email
 
 
@@ -150,8 +156,10 @@ def confirm_email(token: str) -> User:
         user = User.objects.select_for_update().get(pk=user.pk)
         if email_in_use(email, besides=user):
             raise ServiceError(
-                "That address already belongs to an account: log in to it, or reset its"
-                " password from the log-in page.",
+                _(
+                    "That address already belongs to an account: log in to it, or reset its"
+                    " password from the log-in page."
+                ),
                 field="token",
             )
         user.email = email

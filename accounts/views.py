@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import ratelimit, services, throttle, tokens
@@ -36,9 +37,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(
                 request,
-                f"Welcome to Arbiter, {user.username}. We have sent a message to {email}:"
-                " open the link in it to confirm the address. Password resets and event"
-                " notices go there once it is confirmed.",
+                _(
+                    "Welcome to Arbiter, %(username)s. We have sent a message to %(email)s:"
+                    " open the link in it to confirm the address. Password resets and event"
+                    " notices go there once it is confirmed."
+                )
+                % {"username": user.username, "email": email},
             )
             return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
@@ -60,7 +64,11 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
             services.confirm_email(token)
         except ServiceError as exc:
             return render(request, "registration/confirm_email.html", {"error": exc.message})
-        messages.success(request, f"{email} is now the address of your account {user.username}.")
+        messages.success(
+            request,
+            _("%(email)s is now the address of your account %(username)s.")
+            % {"email": email, "username": user.username},
+        )
         return redirect("home" if request.user.is_authenticated else "login")
     context = {"account": user, "email": email, "confirmed": user.email == email}
     return render(request, "registration/confirm_email.html", context)
@@ -76,17 +84,21 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in TOKEN_ACTIONS:
-            messages.error(request, "Choose create, regenerate or revoke.")
+            messages.error(request, _("Choose create, regenerate or revoke."))
         elif action == "revoke":
             if tokens.revoke_token(request.user):
-                messages.success(request, "Your API token is revoked: tools using it are refused.")
+                messages.success(
+                    request, _("Your API token is revoked: tools using it are refused.")
+                )
             else:
-                messages.info(request, "You had no API token.")
+                messages.info(request, _("You had no API token."))
         else:
             tokens.issue_token(request.user, rotate=action == "regenerate")
-            regenerated = action == "regenerate"
-            done = "regenerated: the old key no longer works" if regenerated else "created"
-            messages.success(request, f"Your API token is {done}.")
+            if action == "regenerate":
+                done = _("Your API token is regenerated: the old key no longer works.")
+            else:
+                done = _("Your API token is created.")
+            messages.success(request, done)
         return redirect("api_token")
     context = {
         "token": tokens.current_token(request.user),

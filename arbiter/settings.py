@@ -213,6 +213,8 @@ USE_I18N = True
 LANGUAGES = [("en", "English"), ("ja", "日本語"), ("de", "Deutsch")]
 # The catalogues (locale/<code>/LC_MESSAGES/django.po; `manage.py makemessages -l ja`).
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The date formats templates name (``|date:"DAY_FORMAT_SHORT"``), per language.
+FORMAT_MODULE_PATH = ["arbiter.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

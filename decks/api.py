@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
@@ -112,7 +113,7 @@ class Legality(APIView):
     )
     def post(self, request: Request) -> Response:
         fields = Reader(request.data)
-        published = "event must be the id of a published event."
+        published = _("event must be the id of a published event.")
         visible = Event.objects.visible_to(request.user)
         event = fields.row("event", visible, missing=published, message=published)
         text = _decklist_text(fields)
@@ -122,7 +123,7 @@ class Legality(APIView):
 
 def _decklist_text(fields: Reader) -> str:
     """The list as typed: any text up to the limit, an empty one too (a blank draft)."""
-    message = "text must be the decklist as text (at most 20,000 characters)."
+    message = _("text must be the decklist as text (at most 20,000 characters).")
     if fields.data.get("text") is None:
         fields.fail("text", message)
         return ""
@@ -132,10 +133,10 @@ def _decklist_text(fields: Reader) -> str:
 def _registration(request: Request, event: Event, who: str) -> Registration:
     if who == "mine":
         if not request.user.is_authenticated:
-            raise NotAuthenticated("Log in first.")
+            raise NotAuthenticated(_("Log in first."))
         registration = Registration.objects.filter(event=event, user=request.user).first()
         if registration is None:
-            raise PermissionDenied("You are not a player in this event.")
+            raise PermissionDenied(_("You are not a player in this event."))
         return registration
     registration = Registration.objects.filter(
         event=event, pk=who if who.isascii() and who.isdigit() else 0
@@ -143,7 +144,7 @@ def _registration(request: Request, event: Event, who: str) -> Registration:
     if registration is None:
         from rest_framework.exceptions import NotFound
 
-        raise NotFound("No such player in this event.")
+        raise NotFound(_("No such player in this event."))
     return registration
 
 
@@ -174,10 +175,10 @@ class DecklistView(APIView):
         event = event_for(request, event_id)
         registration = _registration(request, event, who)
         if not services.may_view_decklist(request.user, registration):
-            raise PermissionDenied("This decklist is private until the organiser publishes it.")
+            raise PermissionDenied(_("This decklist is private until the organiser publishes it."))
         decklist = Decklist.objects.filter(registration=registration).first()
         if decklist is None:
-            return error_response("No decklist is registered.", code=404)
+            return error_response(_("No decklist is registered."), code=404)
         return Response(decklist_json(decklist))
 
     @extend_schema(
@@ -202,7 +203,7 @@ class DecklistView(APIView):
         event = event_for(request, event_id)
         registration = _registration(request, event, who)
         if registration.user_id != getattr(request.user, "pk", None):
-            raise PermissionDenied("Only the player submits their decklist.")
+            raise PermissionDenied(_("Only the player submits their decklist."))
         fields = Reader(request.data)
         text = _decklist_text(fields)
         submit = fields.boolean("submit")

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class DecksConfig(AppConfig):
     name = "decks"
-    verbose_name = "Decks and card pools"
+    verbose_name = _lazy("Decks and card pools")

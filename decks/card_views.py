@@ -16,8 +16,10 @@ from django.core.files.uploadedfile import UploadedFile
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from decks.cardpool import COLUMNS, REFUSAL, import_file, may_edit_card_pool
+from decks.cardpool import COLUMNS, import_file, may_edit_card_pool, refusal
 from decks.models import Card, CardPoolImport, name_key
 from tournaments.models import Game
 
@@ -30,25 +32,31 @@ POOL_GAMES = [(value, label) for value, label in Game.choices if value in COLUMN
 class CardUploadForm(forms.Form):
     game = forms.ChoiceField(
         choices=POOL_GAMES,
-        help_text="Superjack needs no file: its cards are the standard playing cards.",
+        label=_lazy("Game"),
+        help_text=_lazy("Superjack needs no file: its cards are the standard playing cards."),
     )
     file = forms.FileField(
-        label="Card file",
-        help_text="CSV (UTF-8, with a header row) or JSON (a list of objects), "
-        "with the columns of the card-pool format.",
+        label=_lazy("Card file"),
+        help_text=_lazy(
+            "CSV (UTF-8, with a header row) or JSON (a list of objects), "
+            "with the columns of the card-pool format."
+        ),
     )
     skip_errors = forms.BooleanField(
         required=False,
-        label="Skip bad rows",
-        help_text="Import the good rows and list the bad ones. "
-        "Unticked, a file with any problem imports nothing.",
+        label=_lazy("Skip bad rows"),
+        help_text=_lazy(
+            "Import the good rows and list the bad ones. "
+            "Unticked, a file with any problem imports nothing."
+        ),
     )
 
     def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB."
+                _("The file is larger than %(megabytes)s MB.")
+                % {"megabytes": MAX_UPLOAD_BYTES // (1024 * 1024)}
             )
         return upload
 
@@ -105,7 +113,7 @@ def card_detail(request: HttpRequest, card_id: int) -> HttpResponse:
 def card_upload(request: HttpRequest) -> HttpResponse:
     """Upload a card file; show what was imported, or every problem with its line."""
     if not may_edit_card_pool(request.user):
-        raise PermissionDenied(REFUSAL)
+        raise PermissionDenied(refusal())
     posted = request.method == "POST"
     form = CardUploadForm(request.POST, request.FILES) if posted else CardUploadForm()
     result = None

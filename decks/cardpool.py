@@ -33,6 +33,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from decks.models import REVISED_FIELDS, Card, CardPoolImport, CardRevision, name_key
 from rules_engine.errors import PayloadError
@@ -80,11 +81,18 @@ _FIELD_LENGTH = {"name": 200, "cost": 100, "subtypes": 200}
 
 EDIT_PERMISSION = "decks.edit_card_pool"
 EDITORS_GROUP = "Card pool editors"  # made by migration 0003, holding EDIT_PERMISSION
-REFUSAL = (
-    "The card pool is shared by every event of its game, so changing it needs the card pool "
-    "editor permission. Organising an event does not give it: site staff can add you to the "
-    f"{EDITORS_GROUP} group."
-)
+
+
+def refusal() -> str:
+    """Why someone without the grant may not upload, in their language (the group keeps
+    its name: it is the one the admin lists)."""
+    return _(
+        "The card pool is shared by every event of its game, so changing it needs the card "
+        "pool editor permission. Organising an event does not give it: site staff can add "
+        "you to the %(group)s group."
+    ) % {"group": EDITORS_GROUP}
+
+
 _clock = time.monotonic  # read through the module, so a test can make time pass
 
 
@@ -365,7 +373,7 @@ def _check_records(
         cells, type_errors = _cells(raw, COLUMNS[game])
         row, checked = check(cells)
         row_errors = [*type_errors.items(), *(e for e in checked if e[0] not in type_errors)]
-        if row["name"] and not any(column == "name" for column, _ in row_errors):
+        if row["name"] and not any(column == "name" for column, _message in row_errors):
             key = name_key(row["name"])
             if key in first_seen:
                 where = f"{unit} {first_seen[key]}"

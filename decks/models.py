@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models import Event, Game, Match, Registration, Round
 
@@ -15,27 +18,31 @@ def name_key(name: str) -> str:
 
 
 class Card(models.Model):
-    """One card of a game's pool; its text is the latest revision (101.4)."""
+    """One card of a game's pool; its text is the latest revision (101.4).
+
+    The labels of its game terms (tier, class, speed, type) have the context "card":
+    "Event" is an Iacta card class here, not a tournament; "Settings" a Dataclysm type.
+    """
 
     class Tier(models.TextChoices):
-        MAJOR = "major", "Major"
-        MINOR = "minor", "Minor"
-        NEUTRAL = "neutral", "Neutral"
+        MAJOR = "major", pgettext_lazy("card", "Major")
+        MINOR = "minor", pgettext_lazy("card", "Minor")
+        NEUTRAL = "neutral", pgettext_lazy("card", "Neutral")
 
     class CardClass(models.TextChoices):
-        EVENT = "event", "Event"
-        PERPETUAL = "perpetual", "Perpetual"
-        TRAP = "trap", "Trap"
+        EVENT = "event", pgettext_lazy("card", "Event")
+        PERPETUAL = "perpetual", pgettext_lazy("card", "Perpetual")
+        TRAP = "trap", pgettext_lazy("card", "Trap")
 
     class Speed(models.TextChoices):
-        FAST = "fast", "Fast"
-        SLOW = "slow", "Slow"
+        FAST = "fast", pgettext_lazy("card", "Fast")
+        SLOW = "slow", pgettext_lazy("card", "Slow")
 
     class CardType(models.TextChoices):
-        TROOP = "troop", "Troop"
-        CHEAT = "cheat", "Cheat"
-        METHOD = "method", "Method"
-        SETTINGS = "settings", "Settings"
+        TROOP = "troop", pgettext_lazy("card", "Troop")
+        CHEAT = "cheat", pgettext_lazy("card", "Cheat")
+        METHOD = "method", pgettext_lazy("card", "Method")
+        SETTINGS = "settings", pgettext_lazy("card", "Settings")
 
     game = models.CharField(max_length=20, choices=Game.choices)
     name = models.CharField(max_length=200)
@@ -46,9 +53,11 @@ class Card(models.Model):
     tier = models.CharField(max_length=10, choices=Tier.choices, blank=True)
     card_class = models.CharField(max_length=10, choices=CardClass.choices, blank=True)
     speed = models.CharField(max_length=5, choices=Speed.choices, blank=True)
-    cost = models.CharField(max_length=100, blank=True, help_text="Dice cost symbols, e.g. 4+ ODD")
+    cost = models.CharField(
+        max_length=100, blank=True, help_text=_lazy("Dice cost symbols, e.g. 4+ ODD")
+    )
     max_copies = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Overrides the four-copy limit (201.1)."
+        null=True, blank=True, help_text=_lazy("Overrides the four-copy limit (201.1).")
     )
     # Dataclysm
     card_type = models.CharField(max_length=10, choices=CardType.choices, blank=True)
@@ -56,7 +65,9 @@ class Card(models.Model):
     gpu = models.BooleanField(default=False)
     atk = models.IntegerField(null=True, blank=True)
     hp = models.IntegerField(null=True, blank=True)
-    demo = models.BooleanField(default=False, help_text="Part of the demo pool, not real cards.")
+    demo = models.BooleanField(
+        default=False, help_text=_lazy("Part of the demo pool, not real cards.")
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -87,7 +98,9 @@ class CardPoolImport(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Who imported; empty for the command run without --user and the demo pools.",
+        help_text=_lazy(
+            "Who imported; empty for the command run without --user and the demo pools."
+        ),
     )
     created_at = models.DateTimeField(default=timezone.now)
     filename = models.CharField(max_length=200, blank=True)
@@ -95,7 +108,9 @@ class CardPoolImport(models.Model):
     created = models.PositiveIntegerField(default=0)
     updated = models.PositiveIntegerField(default=0)
     unchanged = models.PositiveIntegerField(default=0)
-    skipped = models.PositiveIntegerField(default=0, help_text="Rows with problems, not imported.")
+    skipped = models.PositiveIntegerField(
+        default=0, help_text=_lazy("Rows with problems, not imported.")
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -105,29 +120,33 @@ class CardPoolImport(models.Model):
 
     def summary(self) -> str:
         """``1 created, 1 updated, 1 unchanged, 1 skipped``, as the import history lists it."""
-        return (
-            f"{self.created} created, {self.updated} updated, {self.unchanged} unchanged, "
-            f"{self.skipped} skipped"
-        )
+        return _(
+            "%(created)s created, %(updated)s updated, %(unchanged)s unchanged, %(skipped)s skipped"
+        ) % {
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+        }
 
 
 # The card fields an import may change, in the order a revision lists them, with the
 # words the card page uses for them.
 REVISED_FIELDS: dict[str, str] = {
-    "name": "Name",
-    "syndicate": "Syndicate",
-    "tier": "Tier",
-    "card_class": "Class",
-    "speed": "Speed",
-    "cost": "Dice cost",
-    "max_copies": "Copies allowed",
-    "card_type": "Type",
-    "subtypes": "Subtypes",
+    "name": _lazy("Name"),
+    "syndicate": _lazy("Syndicate"),
+    "tier": _lazy("Tier"),
+    "card_class": _lazy("Class"),
+    "speed": _lazy("Speed"),
+    "cost": _lazy("Dice cost"),
+    "max_copies": _lazy("Copies allowed"),
+    "card_type": _lazy("Type"),
+    "subtypes": _lazy("Subtypes"),
     "gpu": "GPU",
     "atk": "ATK",
     "hp": "HP",
-    "text": "Text",
-    "demo": "Demo card",
+    "text": _lazy("Text"),
+    "demo": _lazy("Demo card"),
 }
 
 
@@ -142,13 +161,17 @@ class CardRevision(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="revisions",
-        help_text="The import that made this change; empty for rows from before imports were kept.",
+        help_text=_lazy(
+            "The import that made this change; empty for rows from before imports were kept."
+        ),
     )
     changes = models.JSONField(
         default=dict,
         blank=True,
-        help_text='{"max_copies": [4, 99]}: each changed field, before and after; '
-        "empty for rows from before changes were kept (they changed the text or cost).",
+        help_text=_lazy(
+            '{"max_copies": [4, 99]}: each changed field, before and after; '
+            "empty for rows from before changes were kept (they changed the text or cost)."
+        ),
     )
     text = models.TextField(blank=True)
     cost = models.CharField(max_length=100, blank=True)
@@ -160,8 +183,10 @@ class CardRevision(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Whose import replaced this text; empty for older rows and the command "
-        "run without --user.",
+        help_text=_lazy(
+            "Whose import replaced this text; empty for older rows and the command "
+            "run without --user."
+        ),
     )
 
     class Meta:
@@ -176,7 +201,7 @@ class CardRevision(models.Model):
         shown = []
         for name, label in REVISED_FIELDS.items():
             if name == "text" and name in self.changes:
-                shown.append("Text (the earlier one is beside)")
+                shown.append(_("Text (the earlier one is beside)"))
             elif name in self.changes:
                 before, after = self.changes[name]
                 shown.append(f"{label}: {_shown(before)} → {_shown(after)}")
@@ -197,7 +222,7 @@ def _shown(value: object) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -205,13 +230,13 @@ class Decklist(models.Model):
     """A player's registered deck and sideboard for one event."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted"
+        DRAFT = "draft", _lazy("Draft")
+        SUBMITTED = "submitted", _lazy("Submitted")
 
     registration = models.OneToOneField(
         Registration, on_delete=models.CASCADE, related_name="decklist"
     )
-    main = models.JSONField(default=list, help_text='[{"name": ..., "count": ...}]')
+    main = models.JSONField(default=list, help_text=_lazy('[{"name": ..., "count": ...}]'))
     sideboard = models.JSONField(default=list)
     raw_text = models.TextField(blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
@@ -220,11 +245,11 @@ class Decklist(models.Model):
     submitted_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     unlocked = models.BooleanField(
-        default=False, help_text="An organiser reopened it after round 1 started."
+        default=False, help_text=_lazy("An organiser reopened it after round 1 started.")
     )
     draft_text = models.TextField(
         blank=True,
-        help_text="A newer list refused for submission while this one stays submitted.",
+        help_text=_lazy("A newer list refused for submission while this one stays submitted."),
     )
 
     def __str__(self) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
@@ -88,7 +89,7 @@ def _card_data(card: Card) -> dict:
 def check_text(event: Event, text: str) -> DeckReport:
     """Read the text, match names to the pool, and ask the rules engine about legality."""
     if event.game not in DECK_GAMES:
-        raise ServiceError("Superjack needs no decklist: every deck is the standard 40 cards.")
+        raise ServiceError(_("Superjack needs no decklist: every deck is the standard 40 cards."))
     index, data = pool(event.game)
     parsed = text_lists.parse(text)
     resolved = text_lists.resolve(parsed, index)
@@ -178,12 +179,14 @@ def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: b
     """
     event = decklist.registration.event
     if event.game != "iacta":
-        raise ServiceError("Sideboard checks follow Iacta's 902 rules.")
+        raise ServiceError(_("Sideboard checks follow Iacta's 902 rules."))
     index, data = pool(event.game)
     proposed = text_lists.resolve(text_lists.parse(proposed_text), index)
     if proposed.unknown:
         unknown = ", ".join(u.name for u in proposed.unknown)
-        raise ServiceError(f"Not in the card pool: {unknown}", field="proposed")
+        raise ServiceError(
+            _("Not in the card pool: %(names)s") % {"names": unknown}, field="proposed"
+        )
     registered = {"main": decklist.main, "sideboard": decklist.sideboard}
     named = {e["name"] for zone in registered.values() for e in zone}
     named |= {e.name for e in [*proposed.main, *proposed.sideboard]}
@@ -209,10 +212,13 @@ def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:
         return None
     started = event.rounds.filter(number=1).exclude(status=Round.Status.PAIRED).exists()
     if started:
-        return "Decklists locked when round 1 started: ask the organiser to unlock yours."
+        return _("Decklists locked when round 1 started: ask the organiser to unlock yours.")
     if event.decklist_deadline and timezone.now() > event.decklist_deadline:
         deadline = stamped(event.decklist_deadline, event)
-        return f"The decklist deadline ({deadline}, {event.time_zone}) has passed."
+        return _("The decklist deadline (%(deadline)s, %(zone)s) has passed.") % {
+            "deadline": deadline,
+            "zone": event.time_zone,
+        }
     return None
 
 
@@ -226,12 +232,14 @@ class NotSubmitted(ServiceError):
 
     def __init__(self, decklist: Decklist, report: DeckReport):
         self.decklist, self.report = decklist, report
-        refusal = (
+        refusal = _(
             "This list is not legal yet, so it is not submitted: it is kept as your draft. "
             "Fix what is listed below and submit again."
         )
         if decklist.status == Decklist.Status.SUBMITTED:
-            refusal += " Your earlier submitted list still stands until you submit a legal one."
+            refusal += " " + _(
+                "Your earlier submitted list still stands until you submit a legal one."
+            )
         super().__init__(
             refusal, "text", errors=[{"field": "text", "message": refusal}, *why_not_legal(report)]
         )
@@ -314,11 +322,19 @@ def list_state(event: Event, registration: Registration | None) -> ListState | N
 def why_not_legal(report: DeckReport) -> list[dict]:
     """Each reason a list cannot be submitted, as API errors (line numbers and rules named)."""
     errors = [
-        {"field": "text", "message": f'Line {p["line"]} "{p["text"]}": {p["message"]}'}
+        {
+            "field": "text",
+            "message": _('Line %(line)s "%(text)s": %(problem)s')
+            % {"line": p["line"], "text": p["text"], "problem": p["message"]},
+        }
         for p in report.problems
     ]
     errors += [
-        {"field": "text", "message": f"Line {u['line']}: no card is called {u['name']!r}."}
+        {
+            "field": "text",
+            "message": _("Line %(line)s: no card is called %(name)s.")
+            % {"line": u["line"], "name": repr(u["name"])},
+        }
         for u in report.unknown
     ]
     errors += [
@@ -331,7 +347,7 @@ def why_not_legal(report: DeckReport) -> list[dict]:
 def unlock_decklist(decklist: Decklist, actor, reason: str) -> Decklist:
     limited("reason", reason)
     if not reason.strip():
-        raise ServiceError("Give a reason for unlocking the decklist: it is logged.")
+        raise ServiceError(_("Give a reason for unlocking the decklist: it is logged."))
     decklist = Decklist.objects.select_for_update().get(pk=decklist.pk)
     decklist.unlocked = True
     decklist.save(update_fields=["unlocked"])
@@ -394,17 +410,22 @@ def record_deck_check(
     """What the player presented, against what they registered: every difference."""
     decklist = Decklist.objects.filter(registration=registration).first()
     if decklist is None or decklist.status != Decklist.Status.SUBMITTED:
-        raise ServiceError(f"{registration.display_name} has no submitted decklist to check.")
-    index, _ = pool(registration.event.game)
+        raise ServiceError(
+            _("%(player)s has no submitted decklist to check.")
+            % {"player": registration.display_name}
+        )
+    index, _data = pool(registration.event.game)
     presented = text_lists.resolve(text_lists.parse(presented_text), index)
     if presented.unknown:
         names = ", ".join(u.name for u in presented.unknown)
-        raise ServiceError(f"Not in the card pool: {names}. Check the spelling.")
+        raise ServiceError(
+            _("Not in the card pool: %(names)s. Check the spelling.") % {"names": names}
+        )
     main = text_lists.to_payload(presented.main)
     side = text_lists.to_payload(presented.sideboard)
     if not main and not side:
         # An empty form is a slip of the judge's hand, not a deck with every card missing.
-        raise ServiceError("Type the cards the player presented: the list is empty.")
+        raise ServiceError(_("Type the cards the player presented: the list is empty."))
     differences = text_lists.difference(
         {"main": decklist.main, "sideboard": decklist.sideboard},
         {"main": main, "sideboard": side},
@@ -435,9 +456,9 @@ def penalise_deck_check(
 
     check = DeckCheck.objects.select_for_update().get(pk=check.pk)
     if not check.differences:
-        raise ServiceError("The deck matches its registration: there is nothing to penalise.")
+        raise ServiceError(_("The deck matches its registration: there is nothing to penalise."))
     if check.penalty_id:
-        raise ServiceError("This deck check already raised its penalty.")
+        raise ServiceError(_("This deck check already raised its penalty."))
     penalty = issue_penalty(
         check.registration,
         "illegal_deck",
@@ -450,6 +471,13 @@ def penalise_deck_check(
     check.penalty = penalty
     check.save(update_fields=["penalty"])
     return penalty
+
+
+def _gone_from_pool(name: str) -> str:
+    """The violation a stored list gets for a card no longer in the pool. Kept in English,
+    like the rules engine's violations it is stored beside (``Decklist.violations``): a
+    stored text is not in the language of whoever happened to revalidate the event."""
+    return f"{name} is no longer in the card pool."
 
 
 def revalidate_event(event: Event) -> dict[str, int]:
@@ -474,10 +502,7 @@ def revalidate_event(event: Event) -> dict[str, int]:
             legal = False
             violations = [
                 *violations,
-                *(
-                    {"rule": "101.4", "message": f"{u.name} is no longer in the card pool."}
-                    for u in resolved.unknown
-                ),
+                *({"rule": "101.4", "message": _gone_from_pool(u.name)} for u in resolved.unknown),
             ]
         if (legal, violations) != (decklist.legal, decklist.violations):
             decklist.legal, decklist.violations = legal, violations

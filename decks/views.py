@@ -10,6 +10,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from decks import decklist as text_lists
@@ -34,7 +36,7 @@ STAFF = (ORGANISER, JUDGE)
 def _my_registration(request: HttpRequest, event: Event) -> Registration:
     registration = Registration.objects.filter(event=event, user=request.user).first()
     if registration is None:
-        raise PermissionDenied("Register for the event first: decklists belong to players.")
+        raise PermissionDenied(_("Register for the event first: decklists belong to players."))
     return registration
 
 
@@ -50,13 +52,13 @@ def _login_keeping_text(view):
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
         if request.method == "POST":
-            messages.warning(request, SESSION_EXPIRED)
+            messages.warning(request, str(SESSION_EXPIRED))
         return redirect_to_login(request.get_full_path())
 
     return wrapped
 
 
-SESSION_EXPIRED = (
+SESSION_EXPIRED = _lazy(
     "You were logged out (your session expired), so your decklist was not saved yet. "
     "Log in again: the list you typed is kept in this browser and comes back in the editor."
 )
@@ -88,9 +90,9 @@ def my_deck(request: HttpRequest, event_id: int) -> HttpResponse:
             typed = text  # whatever went wrong, the box shows what was typed
         else:
             if submit:
-                messages.success(request, "Decklist submitted. Good luck!")
+                messages.success(request, _("Decklist submitted. Good luck!"))
             else:
-                messages.success(request, "Draft saved. Submit it before the deadline.")
+                messages.success(request, _("Draft saved. Submit it before the deadline."))
             return redirect("decks:my_deck", event.pk)
     text = typed if typed is not None else (decklist.editor_text if decklist else "")
     if report is None and text:
@@ -150,7 +152,7 @@ def decklist_index(request: HttpRequest, event_id: int) -> HttpResponse:
             from django.contrib.auth.views import redirect_to_login
 
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied("Decklists are private until the organiser publishes them.")
+        raise PermissionDenied(_("Decklists are private until the organiser publishes them."))
     registrations = (
         event.registrations.exclude(status=Registration.Status.WAITLISTED)
         .select_related("user", "decklist")
@@ -170,10 +172,10 @@ def decklist_detail(request: HttpRequest, event_id: int, registration_id: int) -
             from django.contrib.auth.views import redirect_to_login
 
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied("This decklist is private until the organiser publishes it.")
+        raise PermissionDenied(_("This decklist is private until the organiser publishes it."))
     decklist = Decklist.objects.filter(registration=registration).first()
     if decklist is None:
-        raise Http404("This player has not registered a decklist.")
+        raise Http404(_("This player has not registered a decklist."))
     staff = request.user.is_authenticated and has_role(request.user, event, *STAFF)
     context = {
         "event": event,
@@ -197,7 +199,7 @@ def unlock(request: HttpRequest, event: Event, registration_id: int) -> HttpResp
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "Decklist unlocked: the player can change it once.")
+        messages.success(request, _("Decklist unlocked: the player can change it once."))
     return redirect("decks:detail", event.pk, registration_id)
 
 
@@ -297,6 +299,10 @@ def deck_check_result(request: HttpRequest, event: Event, check_id: int) -> Http
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Penalty logged: {penalty}. {describe(penalty)}")
+            messages.success(
+                request,
+                _("Penalty logged: %(penalty)s. %(summary)s")
+                % {"penalty": penalty, "summary": describe(penalty)},
+            )
         return redirect("decks:deck_check_result", event.pk, deck_check.pk)
     return render(request, "decks/deck_check_result.html", context)

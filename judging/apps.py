@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class JudgingConfig(AppConfig):
     name = "judging"
-    verbose_name = "Judging"
+    verbose_name = _lazy("Judging")

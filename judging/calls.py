@@ -14,6 +14,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from judging.models import JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
@@ -26,23 +28,50 @@ MAX_TEXT = 2_000
 MAX_MINUTES = 180
 MAX_TABLE = 2_147_483_647  # the column's ceiling: a larger number cannot be stored
 
+# What each text field refuses, whole sentences per field (a field's name inside another
+# sentence cannot be translated well).
+TEXT_MESSAGES = {
+    "question": (
+        _lazy("Write the question."),
+        _lazy("The question is %(length)s characters long; keep it to %(limit)s."),
+    ),
+    "resolution": (
+        _lazy("Write the resolution."),
+        _lazy("The resolution is %(length)s characters long; keep it to %(limit)s."),
+    ),
+}
+NUMBER_MESSAGES = {
+    "table number": (
+        _lazy("The table number must be a whole number."),
+        _lazy("The table number must be from %(low)s to %(high)s (got %(value)s)."),
+    ),
+    "minutes": (
+        _lazy("The minutes must be a whole number."),
+        _lazy("The minutes must be from %(low)s to %(high)s (got %(value)s)."),
+    ),
+}
+
 
 def _text(value: Any, field: str) -> str:
+    missing, too_long = TEXT_MESSAGES[field]
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError(f"Write the {field}.", field)
+        raise ServiceError(str(missing), field)
     text = value.strip()
     if len(text) > MAX_TEXT:
         raise ServiceError(
-            f"The {field} is {len(text):,} characters long; keep it to {MAX_TEXT:,}.", field
+            str(too_long) % {"length": f"{len(text):,}", "limit": f"{MAX_TEXT:,}"}, field
         )
     return text
 
 
 def _whole_number(value: Any, field: str, what: str, low: int, high: int) -> int:
+    not_whole, out_of_range = NUMBER_MESSAGES[what]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ServiceError(f"The {what} must be a whole number.", field)
+        raise ServiceError(str(not_whole), field)
     if not low <= value <= high:
-        raise ServiceError(f"The {what} must be from {low} to {high:,} (got {value}).", field)
+        raise ServiceError(
+            str(out_of_range) % {"low": low, "high": f"{high:,}", "value": value}, field
+        )
     return value
 
 
@@ -69,12 +98,13 @@ def open_call(
     if match is not None:
         match = Match.objects.select_related("round").filter(pk=match.pk).first()
         if match is None or match.round.event_id != event.pk:
-            raise ServiceError("That match is not part of this event.", "match")
+            raise ServiceError(_("That match is not part of this event."), "match")
         if match.is_bye:
-            raise ServiceError("A bye has no table to call a judge to.", "match")
+            raise ServiceError(_("A bye has no table to call a judge to."), "match")
         if table is not None and table != match.table:
             raise ServiceError(
-                f"The match is at table {match.table}, not table {table}: give one or the other.",
+                _("The match is at table %(table)s, not table %(given)s: give one or the other.")
+                % {"table": match.table, "given": table},
                 "table",
             )
         table, round_ = match.table, match.round
@@ -84,9 +114,11 @@ def open_call(
         if round_ is not None:
             match = round_.matches.filter(table=table, is_bye=False).first()
     else:
-        raise ServiceError("Give the table the judge is called to.", "table")
+        raise ServiceError(_("Give the table the judge is called to."), "table")
     if judge is not None and not has_role(judge, event, JUDGE, ORGANISER):
-        raise ServiceError(f"{judge.get_username()} is not a judge of this event.", "judge")
+        raise ServiceError(
+            _("%(user)s is not a judge of this event.") % {"user": judge.get_username()}, "judge"
+        )
     call = JudgeCall.objects.create(
         event=event, round=round_, match=match, table=table, judge=judge, question=question
     )
@@ -108,22 +140,27 @@ def _rule(call: JudgeCall, game: Any, question: Any, payload: Any, prefix: str =
     """Ask the rules engine and keep question and answer on the call (saved by the caller)."""
     if not isinstance(game, str) or not game:
         raise ServiceError(
-            "Name the game of the ruling (iacta, superjack or dataclysm).", f"{prefix}game"
+            _("Name the game of the ruling (iacta, superjack or dataclysm)."), f"{prefix}game"
         )
     if not isinstance(question, str) or not question:
-        raise ServiceError("Name the rules question of the ruling.", f"{prefix}question")
+        raise ServiceError(_("Name the rules question of the ruling."), f"{prefix}question")
     try:
         answer = adjudicate(game, question, payload)
     except UnknownGame:
-        raise ServiceError(f"Arbiter has no game {game!r}.", f"{prefix}game") from None
+        raise ServiceError(
+            _("Arbiter has no game %(game)s.") % {"game": repr(game)}, f"{prefix}game"
+        ) from None
     except UnknownQuestion:
         raise ServiceError(
-            f"{game} has no rules question {question!r}.", f"{prefix}question"
+            _("%(game)s has no rules question %(question)s.")
+            % {"game": game, "question": repr(question)},
+            f"{prefix}question",
         ) from None
     except PayloadError as exc:
         problems = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
         raise ServiceError(
-            f"The game state does not fit {game}/{question}: {problems}",
+            _("The game state does not fit %(game)s/%(question)s: %(problems)s")
+            % {"game": game, "question": question, "problems": problems},
             errors=[
                 {"field": _payload_field(prefix, e["field"]), "message": e["message"]}
                 for e in exc.errors
@@ -148,7 +185,7 @@ def attach_ruling(call: JudgeCall, actor, *, game: str, question: str, payload: 
     """
     call = _locked(call)
     if not call.is_open:
-        raise ServiceError("This call is resolved: its record can no longer change.")
+        raise ServiceError(_("This call is resolved: its record can no longer change."))
     _rule(call, game, question, payload)
     call.save(update_fields=["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"])
     return call
@@ -167,13 +204,13 @@ def resolve_call(
     """Close a call with its answer; granted minutes go onto the match's clock (903.1b)."""
     call = _locked(call)
     if not call.is_open:
-        raise ServiceError("This call is already resolved.")
+        raise ServiceError(_("This call is already resolved."))
     resolution = _text(resolution, "resolution")
     minutes = _whole_number(minutes, "minutes", "minutes", 0, MAX_MINUTES)
     fields = ["judge", "resolution", "resolved_at", "minutes"]
     if ruling is not None:
         if not isinstance(ruling, dict):
-            raise ServiceError("A ruling needs its game, question and payload.", "ruling")
+            raise ServiceError(_("A ruling needs its game, question and payload."), "ruling")
         _rule(call, ruling.get("game"), ruling.get("question"), ruling.get("payload"), "ruling.")
         fields += ["ruling_game", "ruling_question", "ruling_payload", "ruling_answer"]
     call.resolution = resolution
@@ -193,10 +230,10 @@ def _extend(call: JudgeCall, actor, minutes: int) -> None:
     """Grant the call's minutes to its table, the call's resolution as the reason."""
     if call.match_id is None:
         raise ServiceError(
-            "This call is not tied to a match: there is no clock to extend.", "grant_extension"
+            _("This call is not tied to a match: there is no clock to extend."), "grant_extension"
         )
     if minutes < 1:
-        raise ServiceError("A time extension needs at least one minute.", "minutes")
+        raise ServiceError(_("A time extension needs at least one minute."), "minutes")
     try:
         clock.grant_extension(call.match, minutes, call.resolution, actor, call=call.pk)
     except ServiceError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging import calls
@@ -29,16 +30,19 @@ RELATED = ("player_a__user", "player_b__user", "round__event")
 def _table_in_play(event: Event, raw: str) -> Match:
     """The match at table ``raw`` of the round being played, or a ServiceError on "table"."""
     if not raw:
-        raise ServiceError("Give the table number.", "table")
+        raise ServiceError(_("Give the table number."), "table")
     table = whole_number(raw)
     if table is None:
-        raise ServiceError("The table is a number (1, 2, 3…).", "table")
+        raise ServiceError(_("The table is a number (1, 2, 3…)."), "table")
     round_ = calls.current_round(event)
     if round_ is None:
-        raise ServiceError("No round is being played: no table's clock is running.", "table")
+        raise ServiceError(_("No round is being played: no table's clock is running."), "table")
     match = round_.matches.select_related(*RELATED).filter(table=table, is_bye=False).first()
     if match is None:
-        raise ServiceError(f"Round {round_.number} has no table {table}.", "table")
+        raise ServiceError(
+            _("Round %(round)s has no table %(table)s.") % {"round": round_.number, "table": table},
+            "table",
+        )
     return match
 
 
@@ -50,23 +54,25 @@ def _match_of(event: Event, form: QueryDict) -> Match:
     pk = whole_number(raw_match)
     match = Match.objects.select_related(*RELATED).filter(pk=pk, round__event=event).first()
     if pk is None or match is None:
-        raise ServiceError("Choose a table of this event.", "match")
+        raise ServiceError(_("Choose a table of this event."), "match")
     return match
 
 
 def _minutes(raw: str) -> int:
     if not raw:
-        raise ServiceError("Give the minutes of the extension.", "minutes")
+        raise ServiceError(_("Give the minutes of the extension."), "minutes")
     minutes = whole_number(raw)
     if minutes is None:
-        raise ServiceError("The minutes of a time extension are a whole number.", "minutes")
+        raise ServiceError(_("The minutes of a time extension are a whole number."), "minutes")
     return minutes
 
 
 def _standing(match: Match) -> str:
     if not match.extension_minutes:
-        return "no extension left: its clock ends with the round"
-    return f"its clock now ends {match.extension_minutes} min after the round's"
+        return _("no extension left: its clock ends with the round")
+    return _("its clock now ends %(minutes)s min after the round's") % {
+        "minutes": match.extension_minutes
+    }
 
 
 def _errors(exc: ServiceError) -> dict[str, str]:
@@ -114,7 +120,8 @@ def grant_extension(request: HttpRequest, event: Event) -> HttpResponse:
     match = granted.match
     messages.success(
         request,
-        f"Table {match.table}: +{granted.minutes} min granted ({_standing(match)}).",
+        _("Table %(table)s: +%(minutes)s min granted (%(standing)s).")
+        % {"table": match.table, "minutes": granted.minutes, "standing": _standing(match)},
     )
     warning = clock.warning_for(match)
     if warning:
@@ -139,7 +146,7 @@ def remove_extension(request: HttpRequest, event: Event, extension_id: int) -> H
     match = removed.match
     messages.success(
         request,
-        f"Table {match.table}: the +{removed.minutes} min extension was removed "
-        f"({_standing(match)}).",
+        _("Table %(table)s: the +%(minutes)s min extension was removed (%(standing)s).")
+        % {"table": match.table, "minutes": removed.minutes, "standing": _standing(match)},
     )
     return redirect("judging:match", event.pk, match.pk)

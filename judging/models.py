@@ -5,28 +5,47 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_noop
 
 from rules_engine.iacta.tournament import INFRACTIONS
 from tournaments.models import Event, Match, Registration, Round
 
+# Each infraction's name in English, as the logs keep it (a result change's reason);
+# ``infraction_label`` gives it in the reader's language (gettext_noop: the catalogue
+# holds every name, the table stays English).
 INFRACTION_LABELS = {
-    "slow_play": "Slow Play Warning",
-    "rule_violation": "Rule Violation Warning",
-    "unsporting_conduct_warning": "Unsporting Conduct Warning",
-    "sleeves_not_replaced": "Sleeves not replaced",
-    "hate_symbols": "Hate symbols",
-    "illegal_deck": "Illegal deck",
-    "stalling": "Stalling",
-    "abusive_language": "Abusive language",
-    "assault": "Assault",
-    "cheating": "Cheating",
-    "theft_or_damage": "Theft or damage",
-    "refused_acknowledgement": "Refused acknowledgement",
-    "hygiene_not_remedied": "Hygiene not remedied",
-    "hidden_trigger": "Hidden trigger",
+    "slow_play": gettext_noop("Slow Play Warning"),
+    "rule_violation": gettext_noop("Rule Violation Warning"),
+    "unsporting_conduct_warning": gettext_noop("Unsporting Conduct Warning"),
+    "sleeves_not_replaced": gettext_noop("Sleeves not replaced"),
+    "hate_symbols": gettext_noop("Hate symbols"),
+    "illegal_deck": gettext_noop("Illegal deck"),
+    "stalling": gettext_noop("Stalling"),
+    "abusive_language": gettext_noop("Abusive language"),
+    "assault": gettext_noop("Assault"),
+    "cheating": gettext_noop("Cheating"),
+    "theft_or_damage": gettext_noop("Theft or damage"),
+    "refused_acknowledgement": gettext_noop("Refused acknowledgement"),
+    "hygiene_not_remedied": gettext_noop("Hygiene not remedied"),
+    "hidden_trigger": gettext_noop("Hidden trigger"),
 }
+
+
+def infraction_label(infraction: str) -> str:
+    """The infraction's name for people, in their language; an unknown code as itself."""
+    label = INFRACTION_LABELS.get(infraction)
+    return _(label) if label is not None else infraction
+
+
+# The form's choices: the name (translated when shown) and its rule, "Slow Play Warning (904.4)".
 INFRACTION_CHOICES = [
-    (key, f"{INFRACTION_LABELS.get(key, key)} ({rule})") for key, (rule, _) in INFRACTIONS.items()
+    (key, format_lazy("{} ({})", _lazy(INFRACTION_LABELS[key]), rule))
+    if key in INFRACTION_LABELS
+    else (key, f"{key} ({rule})")
+    for key, (rule, _consequences) in INFRACTIONS.items()
 ]
 
 
@@ -51,8 +70,10 @@ class Penalty(models.Model):
     consequences = models.JSONField(
         default=list,
         blank=True,
-        help_text="What this penalty causes now (game/match loss, disqualification), each "
-        "with what it changed so it can be reversed.",
+        help_text=_lazy(
+            "What this penalty causes now (game/match loss, disqualification), each "
+            "with what it changed so it can be reversed."
+        ),
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
@@ -66,11 +87,14 @@ class Penalty(models.Model):
 
     class Meta:
         ordering = ["issued_at", "pk"]
-        verbose_name_plural = "penalties"
+        verbose_name_plural = _lazy("penalties")
         indexes = [models.Index(fields=["event", "player"])]
 
     def __str__(self) -> str:
-        return f"{self.get_infraction_display()} for {self.player.display_name}"
+        return _("%(infraction)s for %(player)s") % {
+            "infraction": self.get_infraction_display(),
+            "player": self.player.display_name,
+        }
 
     @property
     def rule(self) -> str:
@@ -105,7 +129,7 @@ class JudgeCall(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     extension_minutes = models.PositiveSmallIntegerField(
-        default=0, help_text="Minutes granted to the match as a time extension (903.1b)."
+        default=0, help_text=_lazy("Minutes granted to the match as a time extension (903.1b).")
     )
     ruling_game = models.CharField(max_length=20, blank=True)
     ruling_question = models.CharField(max_length=40, blank=True)
@@ -116,7 +140,10 @@ class JudgeCall(models.Model):
         ordering = ["-called_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"Call at table {self.table or '—'} ({self.event.name})"
+        return _("Call at table %(table)s (%(event)s)") % {
+            "table": self.table or "—",
+            "event": self.event.name,
+        }
 
     @property
     def is_open(self) -> bool:

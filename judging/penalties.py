@@ -33,6 +33,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine import adjudicate
@@ -45,13 +47,33 @@ from web.errors import ServiceError
 from web.inputs import limited
 
 MAX_PER_MATCH = 199  # the penalties question takes at most 200
-STATUS_WORDS = {
-    Match.Status.REPORTED: "reported",
-    Match.Status.CONFIRMED: "confirmed",
-    Match.Status.DISPUTED: "disputed",
-    Match.Status.FINAL: "entered",
+CONSEQUENCE_LABELS = {
+    GAME_LOSS: _lazy("Game Loss"),
+    MATCH_LOSS: _lazy("Match Loss"),
+    DQ: _lazy("Disqualification"),
+}
+"""The rules' names (``CONSEQUENCE_NAMES``, in English) in the reader's language. The logs
+(a result change's reason) keep the English names."""
+RESULT_WORDS = {
+    Match.Status.REPORTED: _lazy("the reported result %(score)s"),
+    Match.Status.CONFIRMED: _lazy("the confirmed result %(score)s"),
+    Match.Status.DISPUTED: _lazy("the disputed result %(score)s"),
+    Match.Status.FINAL: _lazy("the entered result %(score)s"),
 }
 """How a change sentence names a result by its match's status: "the confirmed result 2-1"."""
+
+
+def consequence_name(result: str) -> str:
+    """``game_loss`` → "Game Loss", in the reader's language; an unknown key as itself."""
+    label = CONSEQUENCE_LABELS.get(result)
+    return str(label) if label is not None else result
+
+
+def _result_words(status: str, score: str) -> str:
+    words = RESULT_WORDS.get(status)
+    if words is None:  # a status without words: "the <status> result 2-1", as it always read
+        return f"the {status} result {score}"
+    return str(words) % {"score": score}
 
 
 @dataclass
@@ -74,7 +96,7 @@ class Preview:
     @property
     def summary(self) -> str:
         if not self.consequences:
-            return "A warning: nothing else happens yet."
+            return _("A warning: nothing else happens yet.")
         return "; ".join(consequence_words(c) for c in self.consequences)
 
 
@@ -84,9 +106,9 @@ class UnconfirmedChange(ServiceError):
 
     def __init__(self, preview: Preview, stale: bool):
         message = (
-            "The result changed since the preview: read the change again and confirm it."
+            _("The result changed since the preview: read the change again and confirm it.")
             if stale
-            else "This penalty changes the result: read the change below and confirm it."
+            else _("This penalty changes the result: read the change below and confirm it.")
         )
         super().__init__(message, "confirm_change")
         self.preview = preview
@@ -95,7 +117,7 @@ class UnconfirmedChange(ServiceError):
 def describe(penalty: Penalty) -> str:
     """What the penalty caused, in a judge's words."""
     if not penalty.consequences:
-        return "A warning: no further consequence."
+        return _("A warning: no further consequence.")
     return "; ".join(consequence_words(c) for c in penalty.consequences) + "."
 
 
@@ -106,7 +128,19 @@ def consequence_words(consequence: dict) -> str:
 
 
 def _named(consequence: dict, player: str = "") -> str:
-    """ "Game Loss in game 2", with " for Ada Lovelace" when a player is named."""
+    """ "Game Loss in game 2", with " for Ada Lovelace" when a player is named, in the
+    reader's language (the logs' English is :func:`_logged_name`)."""
+    result = consequence["result"]
+    values = {"name": consequence_name(result), "game": consequence.get("game"), "player": player}
+    if result == GAME_LOSS and consequence.get("game"):
+        if player:
+            return _("%(name)s in game %(game)s for %(player)s") % values
+        return _("%(name)s in game %(game)s") % values
+    return _("%(name)s for %(player)s") % values if player else values["name"]
+
+
+def _logged_name(consequence: dict, player: str = "") -> str:
+    """:func:`_named` in English, for what the logs keep (a result change's reason)."""
     result = consequence["result"]
     words = CONSEQUENCE_NAMES.get(result, result)
     if result == GAME_LOSS and consequence.get("game"):
@@ -122,33 +156,48 @@ def change_sentence(
     ``before``/``after`` are the match's result around it (None outside a match). Pure.
     """
     result, rule = consequence["result"], consequence["rule"]
-    name = CONSEQUENCE_NAMES.get(result, result)
+    values = {
+        "game": consequence.get("game"),
+        "name": consequence_name(result),
+        "player": player,
+        "rule": rule,
+    }
     if result == GAME_LOSS:
-        what = f"makes game {consequence['game']} a {name} for {player} ({rule})"
+        what = _("makes game %(game)s a %(name)s for %(player)s (%(rule)s)") % values
     elif result == MATCH_LOSS:
-        what = f"makes the match a {name} for {player} ({rule})"
+        what = _("makes the match a %(name)s for %(player)s (%(rule)s)") % values
     else:
-        what = f"is a {name} for {player} ({rule})"
+        what = _("is a %(name)s for %(player)s (%(rule)s)") % values
     effect = _effect_words(result, player, before, after)
     if result == DQ:
-        effect = "they are dropped from the event" + (f", and {effect}" if effect else "")
-    return f"This penalty {what}: {effect}."
+        effect = (
+            _("they are dropped from the event, and %(effect)s") % {"effect": effect}
+            if effect
+            else _("they are dropped from the event")
+        )
+    return _("This penalty %(what)s: %(effect)s.") % {"what": what, "effect": effect}
 
 
 def _effect_words(
     result: str, player: str, before: ResultState | None, after: ResultState | None
 ) -> str:
     if before is None or after is None:
-        return "" if result == DQ else "it is outside a match, so no result changes"
+        return "" if result == DQ else _("it is outside a match, so no result changes")
     if before.score is None:
         if result == GAME_LOSS:
-            return "the match has no result yet, so the result reported must count it"
-        return f"the match has no result yet, so it is recorded as {after.score}"
-    status = STATUS_WORDS.get(before.status, before.status)
+            return _("the match has no result yet, so the result reported must count it")
+        return _("the match has no result yet, so it is recorded as %(score)s") % {
+            "score": after.score
+        }
+    was = _result_words(before.status, before.score)
     if before.score == after.score:
-        lost = f"{player} already lost that game, so " if result == GAME_LOSS else ""
-        return f"{lost}the {status} result {before.score} stays as it is"
-    return f"the {status} result {before.score} becomes {after.score}"
+        if result == GAME_LOSS:
+            return _("%(player)s already lost that game, so %(result)s stays as it is") % {
+                "player": player,
+                "result": was,
+            }
+        return _("%(result)s stays as it is") % {"result": was}
+    return _("%(result)s becomes %(score)s") % {"result": was, "score": after.score}
 
 
 def _changes_a_result(before: ResultState | None, after: ResultState | None) -> bool:
@@ -229,7 +278,7 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
                 f"{state.score}:{after.score}"
             )
         state = after
-    preview.change = " ".join(sentences) or "This penalty is a warning: no result changes."
+    preview.change = " ".join(sentences) or _("This penalty is a warning: no result changes.")
     preview.confirmation = "|".join(confirm)
     if confirm:
         preview.result_change = {
@@ -241,20 +290,24 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
 
 def check_infraction(infraction: str) -> None:
     if infraction not in INFRACTIONS:
-        raise ServiceError(f"Unknown infraction {infraction!r}.")
+        raise ServiceError(_("Unknown infraction %(code)s.") % {"code": repr(infraction)})
 
 
 def _check_room(standing: list[Penalty]) -> None:
     """The engine reads at most MAX_PER_MATCH penalties of one match (a sane bound)."""
     if len(standing) >= MAX_PER_MATCH:
         raise ServiceError(
-            f"This match already has {len(standing)} penalties: call the head judge."
+            _("This match already has %(count)s penalties: call the head judge.")
+            % {"count": len(standing)}
         )
 
 
 def check_player_in_match(player: Registration, match: Match | None) -> None:
     if match is not None and player.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
+        raise ServiceError(
+            _("%(player)s is not a player of table %(table)s.")
+            % {"player": player.display_name, "table": match.table}
+        )
 
 
 def check_game(game: int, event: Event, match: Match | None = None) -> None:
@@ -333,16 +386,16 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     """Void a penalty and undo what it caused; returns what must be put right by hand."""
     limited("reason", reason)
     if not reason.strip():
-        raise ServiceError("Give a reason for voiding the penalty: it stays in the record.")
+        raise ServiceError(_("Give a reason for voiding the penalty: it stays in the record."))
     penalty_results.lock_for_penalty(penalty.player, penalty.match)
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.is_void:
-        raise ServiceError("This penalty is already void.")
+        raise ServiceError(_("This penalty is already void."))
     penalty.voided_at = timezone.now()
     penalty.voided_by = judge
     penalty.void_reason = reason.strip()
     penalty.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    why = f"{_infraction(penalty)} voided: {penalty.void_reason}"
+    why = f"{_infraction(penalty)} voided: {penalty.void_reason}"  # logged: English
     return reconcile(penalty.match, penalty.player, judge, why)
 
 
@@ -392,11 +445,19 @@ def result_changes(penalty: Penalty) -> list[ResultChange]:
 
 def changes_made(penalty: Penalty) -> list[str]:
     """Each result change the penalty made, for the judge's confirmation message."""
-    return [
-        f"{c.before.get('score') or '—'} became {c.after.get('score') or '—'} ({c.reason})"
-        + (f", rule {c.rule}." if c.rule else ".")
-        for c in result_changes(penalty)
-    ]
+    changes = []
+    for c in result_changes(penalty):
+        values = {
+            "before": c.before.get("score") or "—",
+            "after": c.after.get("score") or "—",
+            "reason": c.reason,
+            "rule": c.rule,
+        }
+        if c.rule:
+            changes.append(_("%(before)s became %(after)s (%(reason)s), rule %(rule)s.") % values)
+        else:
+            changes.append(_("%(before)s became %(after)s (%(reason)s).") % values)
+    return changes
 
 
 def _voided_penalties(match: Match | None, player: Registration) -> list[Penalty]:
@@ -409,6 +470,7 @@ def _voided_penalties(match: Match | None, player: Registration) -> list[Penalty
 
 
 def _infraction(penalty: Penalty) -> str:
+    """The infraction's English name, as the logs keep it (a result change's reason)."""
     return INFRACTION_LABELS.get(penalty.infraction, penalty.infraction)
 
 
@@ -420,7 +482,7 @@ def _apply(penalty: Penalty, consequence: dict, judge) -> dict:
     """Apply one consequence; return it with what it replaced."""
     record = {key: consequence[key] for key in ("result", "game", "rule")}
     match = Match.objects.get(pk=penalty.match_id) if penalty.match_id else None
-    reason = f"{_named(consequence, penalty.player.display_name)}: {_infraction(penalty)}"
+    reason = f"{_logged_name(consequence, penalty.player.display_name)}: {_infraction(penalty)}"
     cause = Cause(penalty.pk, reason, consequence["rule"])
     in_match = match is not None and not match.is_bye
     if consequence["result"] == GAME_LOSS and in_match:
@@ -441,7 +503,7 @@ def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:
         return []
     match = Match.objects.select_related("round__event").filter(pk=penalty.match_id).first()
     player = Registration.objects.select_related("event").get(pk=penalty.player_id)
-    words = _named(consequence, player.display_name)
+    words = _logged_name(consequence, player.display_name)  # logged: English
     cause = Cause(penalty.pk, f"{words} taken back, {why or 'no longer due'}", consequence["rule"])
     if consequence["result"] == DQ:
         left = penalty_results.undo_disqualification(player, match, undo, judge, cause)
@@ -456,28 +518,50 @@ def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:
 
 def _by_hand(left: Leftover, consequence: dict, player: Registration, match: Match | None) -> str:
     """What the judge must put right because the reversal could not."""
-    word = CONSEQUENCE_NAMES[consequence["result"]]
-    where = f"table {match.table} of round {match.round.number}" if match is not None else ""
+    values = {
+        "name": consequence_name(consequence["result"]),
+        "player": player.display_name,
+        "where": (
+            _("table %(table)s of round %(round)s")
+            % {"table": match.table, "round": match.round.number}
+            if match is not None
+            else ""
+        ),
+        "round": left.last_round,
+        "match_loss": consequence_name(MATCH_LOSS),
+        "dq": consequence_name(DQ),
+    }
     if left.kind == Left.LATER_ROUND_PAIRED:
         return (
-            f"The {word} for {player.display_name} at {where} no longer applies, but round "
-            f"{left.last_round} is already paired: correct the result of "
-            f"{where} by hand (the pairings already made stand)."
+            _(
+                "The %(name)s for %(player)s at %(where)s no longer applies, but round "
+                "%(round)s is already paired: correct the result of "
+                "%(where)s by hand (the pairings already made stand)."
+            )
+            % values
         )
     if left.kind == Left.REPORTED_SINCE:
         return (
-            f"The result of {where} was reported after the {word} and counts it: check the "
-            "score with the players and correct it if needed."
+            _(
+                "The result of %(where)s was reported after the %(name)s and counts it: check "
+                "the score with the players and correct it if needed."
+            )
+            % values
         )
     if left.kind == Left.MATCH_LOSS_STANDS:
         return (
-            f"The {CONSEQUENCE_NAMES[MATCH_LOSS]} from the {CONSEQUENCE_NAMES[DQ]} at {where} "
-            "stands in the record: "
-            "correct it by hand if needed."
+            _(
+                "The %(match_loss)s from the %(dq)s at %(where)s stands in the record: "
+                "correct it by hand if needed."
+            )
+            % values
         )
     return (
-        f"{player.display_name} was not paired in the rounds paired while disqualified; "
-        "they are paired again from the next round."
+        _(
+            "%(player)s was not paired in the rounds paired while disqualified; "
+            "they are paired again from the next round."
+        )
+        % values
     )
 
 
@@ -513,9 +597,15 @@ def void_effect(penalty: Penalty, standing: list[Penalty], last_round: int) -> s
     penalties it counted towards. ``standing``: the live penalties escalating with it."""
     taken = _taken_back(penalty, standing)
     if not taken:
-        return "Voiding this penalty changes no result."
-    named = " and the ".join(_named(c, owner.player.display_name) for owner, c in taken)
-    return f"Voiding this penalty takes back the {named}: {_reverse_words(taken, last_round)}."
+        return _("Voiding this penalty changes no result.")
+    names = [_named(c, owner.player.display_name) for owner, c in taken]
+    named = names[0]
+    for name in names[1:]:
+        named = _("%(first)s and the %(next)s") % {"first": named, "next": name}
+    return _("Voiding this penalty takes back the %(named)s: %(effect)s.") % {
+        "named": named,
+        "effect": _reverse_words(taken, last_round),
+    }
 
 
 def _taken_back(penalty: Penalty, standing: list[Penalty]) -> list[tuple[Penalty, dict]]:
@@ -530,29 +620,34 @@ def _taken_back(penalty: Penalty, standing: list[Penalty]) -> list[tuple[Penalty
 
 def _reverse_words(taken: list[tuple[Penalty, dict]], last_round: int) -> str:
     """What the reversal does to the match's result (undone newest first, as ``reconcile``)."""
-    owner, _ = taken[0]
+    owner, _first = taken[0]
     match = owner.match
+    dq = any(c["result"] == DQ for _owner, c in taken)
     if match is None or match.is_bye:
-        dq = any(c["result"] == DQ for _, c in taken)
-        return "the player is reinstated" if dq else "no result changes"
+        return _("the player is reinstated") if dq else _("no result changes")
     now = ResultState.of(match)
     if last_round > (owner.round.number if owner.round_id else last_round):
-        return (
-            f"round {last_round} is already paired, so the result {now.score or '—'} stays: "
+        return _(
+            "round %(round)s is already paired, so the result %(score)s stays: "
             "correct it by hand if needed"
-        )
+        ) % {"round": last_round, "score": now.score or "—"}
     then = now
-    for _, consequence in reversed(taken):
+    for _owner, consequence in reversed(taken):
         then = _state_before(consequence, then)
-    dq = any(c["result"] == DQ for _, c in taken)
-    reinstated = "the player is reinstated, and " if dq else ""
     if now.score is None and then.score is None:
-        return f"{reinstated}the match has no result yet: the result reported need not count it"
-    if then.score == now.score:
-        return f"{reinstated}the result {now.score or '—'} stays as it is"
-    if then.score is None:
-        return f"{reinstated}the result {now.score} is taken back: the match has no result again"
-    return f"{reinstated}the result {now.score} becomes {then.score} again"
+        effect = _("the match has no result yet: the result reported need not count it")
+    elif then.score == now.score:
+        effect = _("the result %(score)s stays as it is") % {"score": now.score or "—"}
+    elif then.score is None:
+        effect = _("the result %(score)s is taken back: the match has no result again") % {
+            "score": now.score
+        }
+    else:
+        effect = _("the result %(score)s becomes %(earlier)s again") % {
+            "score": now.score,
+            "earlier": then.score,
+        }
+    return _("the player is reinstated, and %(effect)s") % {"effect": effect} if dq else effect
 
 
 def _state_before(consequence: dict, state: ResultState) -> ResultState:

@@ -17,18 +17,20 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from judging.penalties import CONSEQUENCE_NAMES
+from judging.penalties import consequence_name
 from tournaments import rounds
 from tournaments.models import Event, Match, MatchClaim, Round, TimeExtension
 
 DISPUTE, CALL, TIME, EXTENSION, PENALTY = "dispute", "call", "time", "extension", "penalty"
 KIND_LABELS = {
-    DISPUTE: "Disputed result",
-    CALL: "Judge call",
-    TIME: "Time is up, still playing",
-    EXTENSION: "Extension running",
-    PENALTY: "Penalty",
+    DISPUTE: _lazy("Disputed result"),
+    CALL: _lazy("Judge call"),
+    TIME: _lazy("Time is up, still playing"),
+    EXTENSION: _lazy("Extension running"),
+    PENALTY: _lazy("Penalty"),
 }
 # Among items that began at the same moment, the one a judge must act on first.
 URGENCY = (DISPUTE, CALL, TIME, EXTENSION, PENALTY)
@@ -51,14 +53,16 @@ class QueueItem:
 
     @property
     def label(self) -> str:
-        return KIND_LABELS[self.kind]
+        return str(KIND_LABELS[self.kind])
 
     @property
     def waited(self) -> str:
         """The minutes since it began as the console shows them: "12 min"."""
         if self.minutes is None:
-            return "since an unknown time"
-        return "<1 min" if self.minutes == 0 else f"{self.minutes} min"
+            return _("since an unknown time")
+        if self.minutes == 0:
+            return _("<1 min")
+        return _("%(minutes)s min") % {"minutes": self.minutes}
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,10 @@ def build_queue(event: Event, now: datetime.datetime) -> Queue:
 
 def _players(match: Match) -> str:
     b = match.player_b.display_name if match.player_b else "—"
-    return f"{match.player_a.display_name} v {b}"
+    return _("%(player_a)s v %(player_b)s") % {
+        "player_a": match.player_a.display_name,
+        "player_b": b,
+    }
 
 
 def _disputes(event: Event, now: datetime.datetime) -> list[QueueItem]:
@@ -150,7 +157,7 @@ def _disputes(event: Event, now: datetime.datetime) -> list[QueueItem]:
             table=m.table,
             match_id=m.pk,
             since=m.claimed_at or m.logged_at,
-            words=f"{_players(m)}: the players disagree on the result.",
+            words=_("%(players)s: the players disagree on the result.") % {"players": _players(m)},
             now=now,
         )
         for m in matches
@@ -193,13 +200,19 @@ def _time_called(current: Round | None, now: datetime.datetime) -> dict[int, Que
         time_up = current.ends_at + datetime.timedelta(minutes=m.extension_minutes)
         if time_up > now:
             continue
-        extra = f" (after a {m.extension_minutes} min extension)" if m.extension_minutes else ""
+        if m.extension_minutes:
+            words = _("%(players)s: no result yet (after a %(minutes)s min extension).") % {
+                "players": _players(m),
+                "minutes": m.extension_minutes,
+            }
+        else:
+            words = _("%(players)s: no result yet.") % {"players": _players(m)}
         overdue[m.pk] = make_item(
             TIME,
             table=m.table,
             match_id=m.pk,
             since=time_up,
-            words=f"{_players(m)}: no result yet{extra}.",
+            words=words,
             now=now,
         )
     return overdue
@@ -223,8 +236,11 @@ def _extensions(
             table=row.match.table,
             match_id=row.match_id,
             since=row.granted_at,
-            words=f"+{row.minutes} min"
-            + (f": {row.reason}" if row.reason else "")
+            words=(
+                _("+%(minutes)s min: %(reason)s") % {"minutes": row.minutes, "reason": row.reason}
+                if row.reason
+                else _("+%(minutes)s min") % {"minutes": row.minutes}
+            )
             + _time_left(current, row.match, now),
             now=now,
         )
@@ -238,12 +254,12 @@ def _time_left(current: Round, match: Match, now: datetime.datetime) -> str:
         return ""
     time_up = current.ends_at + datetime.timedelta(minutes=match.extension_minutes)
     left = max(0, int((time_up - now).total_seconds() // 60))
-    return f" · {left} min left"
+    return " · " + _("%(minutes)s min left") % {"minutes": left}
 
 
 def _consequences(penalty) -> str:
     results = [str(c.get("result")) for c in penalty.consequences]
-    names = [CONSEQUENCE_NAMES.get(result, result) for result in results]
+    names = [consequence_name(result) for result in results]
     return f" → {', '.join(names)}" if names else ""
 
 
@@ -258,7 +274,7 @@ def _penalties(event: Event, now: datetime.datetime) -> list[QueueItem]:
             match_id=p.match_id,
             since=p.issued_at,
             words=f"{p.player.display_name}: {p.get_infraction_display()}{_consequences(p)}"
-            + (" (void)" if p.is_void else ""),
+            + (" " + _("(void)") if p.is_void else ""),
             now=now,
             void=p.is_void,
         )

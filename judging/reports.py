@@ -17,8 +17,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from judging.models import INFRACTION_LABELS, Penalty
+from judging.models import Penalty
+from judging.models import infraction_label as _infraction_label
 from judging.penalties import consequence_words
 from tournaments.local_time import wall_clock
 from tournaments.models import Event, EventRole, Registration
@@ -48,7 +50,8 @@ def consequence_text(consequence: dict[str, Any]) -> str:
 
 
 def infraction_label(infraction: str) -> str:
-    return INFRACTION_LABELS.get(infraction, infraction)
+    """The infraction's name for people, in their language ("Slow Play Warning")."""
+    return _infraction_label(infraction)
 
 
 def penalty_url(penalty: Penalty, staff_events: set[int]) -> str:
@@ -120,7 +123,7 @@ def player_history(request: HttpRequest, user_id: int) -> HttpResponse:
     player = get_object_or_404(get_user_model(), pk=user_id)
     if not may_see_history(request.user, player):
         raise PermissionDenied(
-            "Only the player and the organisers and judges of their events may see this history."
+            _("Only the player and the organisers and judges of their events may see this history.")
         )
     penalties = list(
         Penalty.objects.filter(player__user=player)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging.views import STAFF, table_context
@@ -39,7 +40,14 @@ def table_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         context["settle_form"] = typed
         context["settle_errors"] = {e["field"] or "form": e["message"] for e in exc.errors}
         return render(request, "judging/table.html", context, status=400)
-    done = "Dispute settled" if settling else "Result saved"
-    a, b = match.player_a.display_name, match.player_b.display_name
-    messages.success(request, f"{done}: {a} {results.games_of(match).score_text()} {b}.")
+    values = {
+        "a": match.player_a.display_name,
+        "score": results.games_of(match).score_text(),
+        "b": match.player_b.display_name,
+    }
+    if settling:
+        done = _("Dispute settled: %(a)s %(score)s %(b)s.") % values
+    else:
+        done = _("Result saved: %(a)s %(score)s %(b)s.") % values
+    messages.success(request, done)
     return redirect("judging:match", event.pk, match.pk)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging import calls
@@ -78,17 +79,17 @@ def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str,
         match_id = whole_number(data.get("match"))
         match = Match.objects.filter(pk=match_id, round__event=event).first() if match_id else None
         if match is None:
-            raise ServiceError("Choose a table of this event.")
+            raise ServiceError(_("Choose a table of this event."))
     player_id = whole_number(data.get("player"))
     player = event.registrations.filter(pk=player_id).first() if player_id else None
     if player is None:
-        raise ServiceError("Choose the player who receives the penalty.")
+        raise ServiceError(_("Choose the player who receives the penalty."))
     infraction = str(data.get("infraction") or "")
     if infraction not in dict(INFRACTION_CHOICES):
-        raise ServiceError("Choose the infraction.")
+        raise ServiceError(_("Choose the infraction."))
     game = whole_number(data.get("game") or "1")
     if game is None:
-        raise ServiceError("The game number is a whole number (1, 2, 3…).")
+        raise ServiceError(_("The game number is a whole number (1, 2, 3…)."))
     return player, match, infraction, game
 
 
@@ -115,9 +116,13 @@ def new_penalty(request: HttpRequest, event: Event) -> HttpResponse:
                 context.update(preview=exc.preview, preview_player=player)
             return render(request, "judging/penalty_form.html", context, status=400)
         summary = penalty_service.describe(penalty)
-        messages.success(request, f"Penalty logged: {penalty}. {summary}")
+        messages.success(
+            request,
+            _("Penalty logged: %(penalty)s. %(summary)s")
+            % {"penalty": penalty, "summary": summary},
+        )
         for change in penalty_service.changes_made(penalty):
-            messages.info(request, f"Result changed: {change}")
+            messages.info(request, _("Result changed: %(change)s") % {"change": change})
         if match is not None:
             return redirect("judging:match", event.pk, match.pk)
         return redirect("judging:penalties", event.pk)
@@ -153,9 +158,12 @@ def void(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Penalty voided: {penalty}. What it caused was taken back.")
+        messages.success(
+            request,
+            _("Penalty voided: %(penalty)s. What it caused was taken back.") % {"penalty": penalty},
+        )
         for step in manual:
-            messages.warning(request, f"By hand: {step}")
+            messages.warning(request, _("By hand: %(step)s") % {"step": step})
     if request.POST.get("from") == "table" and penalty.match_id:
         return redirect("judging:match", event.pk, penalty.match_id)
     return redirect("judging:penalties", event.pk)
@@ -210,7 +218,7 @@ def new_call(request: HttpRequest, event: Event) -> HttpResponse:
     table = whole_number(raw_table)
     try:
         if raw_table and table is None:
-            raise ServiceError("The table is a number.")
+            raise ServiceError(_("The table is a number."))
         call = calls.open_call(
             event,
             request.user,
@@ -221,7 +229,7 @@ def new_call(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("judging:console", event.pk)
-    messages.success(request, f"Call at table {call.table or '—'} logged.")
+    messages.success(request, _("Call at table %(table)s logged.") % {"table": call.table or "—"})
     return redirect("judging:call", event.pk, call.pk)
 
 
@@ -234,7 +242,7 @@ def call_page(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
         minutes = whole_number(request.POST.get("minutes", "").strip() or "0")
         try:
             if minutes is None:
-                raise ServiceError("Minutes are a whole number.")
+                raise ServiceError(_("Minutes are a whole number."))
             calls.resolve_call(
                 call,
                 request.user,
@@ -245,7 +253,7 @@ def call_page(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, "Call resolved.")
+            messages.success(request, _("Call resolved."))
             return redirect("judging:console", event.pk)
     elapsed = None
     if call.is_open:
@@ -270,7 +278,7 @@ def attach_ruling(request: HttpRequest, event: Event, call_id: int) -> HttpRespo
     try:
         body = read_json_body(request, limit=64 * 1024, expected="the ruling")
         if not isinstance(body, dict):
-            raise ServiceError("Send {game, question, payload}.")
+            raise ServiceError(_("Send {game, question, payload}."))
         calls.attach_ruling(
             call,
             request.user,
@@ -281,7 +289,8 @@ def attach_ruling(request: HttpRequest, event: Event, call_id: int) -> HttpRespo
     except (BodyError, ServiceError) as exc:
         return HttpResponse(f'<p class="field-error">{escape(str(exc))}</p>', status=400)
     link = reverse("judging:call", args=[event.pk, call.pk])
-    return HttpResponse(
-        f'<p class="flash flash-success">Kept with the <a href="{link}">judge '
-        f"call at table {call.table or '—'}</a>.</p>"
-    )
+    kept = _('Kept with the <a href="%(link)s">judge call at table %(table)s</a>.') % {
+        "link": link,
+        "table": call.table or "—",
+    }
+    return HttpResponse(f'<p class="flash flash-success">{kept}</p>')

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class LiveConfig(AppConfig):
     name = "live"
-    verbose_name = "Live updates"
+    verbose_name = _lazy("Live updates")

@@ -20,27 +20,48 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for the site's catalogues (``makemessages`` reads this name); this
+    module stays free of Django: the site translates ``Problem.template`` itself."""
+    return message
+
 
 METHODS = {
-    "match_points": "match points scored in each event",
-    "placings": "a table of points per final place",
+    "match_points": gettext_noop("match points scored in each event"),
+    "placings": gettext_noop("a table of points per final place"),
 }
 TIEBREAKERS = {
-    "best_finish": "best single finish",
-    "match_wins": "match wins across the series",
-    "events_played": "events played",
-    "omw": "average opponents' match-win percentage",
+    "best_finish": gettext_noop("best single finish"),
+    "match_wins": gettext_noop("match wins across the series"),
+    "events_played": gettext_noop("events played"),
+    "omw": gettext_noop("average opponents' match-win percentage"),
 }
 DEFAULT_TIEBREAKERS = ("best_finish", "match_wins", "omw")
 MAX_TABLE_PLACES = 1024  # the largest top cut an event can have
 MAX_POINTS = 10_000
 
 
-class SeriesRuleError(ValueError):
-    """A rule that cannot be used, with every problem as ``(field, message)``."""
+class Problem(NamedTuple):
+    """Why a rule cannot be used: the field, and the sentence as a template and its values,
+    so a site can show it in its reader's language."""
 
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        super().__init__("; ".join(message for _, message in problems))
+    field: str
+    template: str
+    params: dict[str, Any] = {}
+
+    @property
+    def message(self) -> str:
+        return self.template % self.params
+
+
+class SeriesRuleError(ValueError):
+    """A rule that cannot be used, with every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(problem.message for problem in problems))
         self.problems = problems
 
 
@@ -114,7 +135,8 @@ def parse_points_table(text: str) -> tuple[int, ...]:
         matched = _ENTRY.match(entry)
         if not matched:
             raise _table_error(
-                f"“{entry.strip()[:40]}” is not a place and its points: write 1: 10, or 3-4: 6."
+                gettext_noop("“%(entry)s” is not a place and its points: write 1: 10, or 3-4: 6."),
+                entry=entry.strip()[:40],
             )
         first, last, points = int(matched[1]), int(matched[2] or matched[1]), int(matched[3])
         _check_entry(first, last, points, given)
@@ -123,22 +145,38 @@ def parse_points_table(text: str) -> tuple[int, ...]:
     return _contiguous(given)
 
 
-def _table_error(message: str) -> SeriesRuleError:
-    return SeriesRuleError([("placing_points", message)])
+def _table_error(template: str, **params: Any) -> SeriesRuleError:
+    return SeriesRuleError([Problem("placing_points", template, params)])
 
 
 def _check_entry(first: int, last: int, points: int, given: dict[int, int]) -> None:
     if first < 1 or last < first:
-        raise _table_error(f"Places run from 1 upwards; {first}-{last} is not a range of places.")
+        raise _table_error(
+            gettext_noop("Places run from 1 upwards; %(first)s-%(last)s is not a range of places."),
+            first=first,
+            last=last,
+        )
     if last > MAX_TABLE_PLACES:
-        raise _table_error(f"The table can give points to places 1 to {MAX_TABLE_PLACES}.")
+        raise _table_error(
+            gettext_noop("The table can give points to places 1 to %(most)s."),
+            most=MAX_TABLE_PLACES,
+        )
     if points < 0:
-        raise _table_error(f"Place {first} has {points} points: points cannot be negative.")
+        raise _table_error(
+            gettext_noop("Place %(place)s has %(points)s points: points cannot be negative."),
+            place=first,
+            points=points,
+        )
     if points > MAX_POINTS:
-        raise _table_error(f"Place {first} has {points} points: at most {MAX_POINTS:,}.")
+        raise _table_error(
+            gettext_noop("Place %(place)s has %(points)s points: at most %(most)s."),
+            place=first,
+            points=points,
+            most=f"{MAX_POINTS:,}",
+        )
     twice = sorted(set(range(first, last + 1)) & set(given))
     if twice:
-        raise _table_error(f"Place {twice[0]} is given points twice.")
+        raise _table_error(gettext_noop("Place %(place)s is given points twice."), place=twice[0])
 
 
 def _contiguous(given: dict[int, int]) -> tuple[int, ...]:
@@ -146,15 +184,25 @@ def _contiguous(given: dict[int, int]) -> tuple[int, ...]:
     missing = [place for place in range(1, last + 1) if place not in given]
     if missing:
         raise _table_error(
-            f"Place {missing[0]} has no points: the table must give points to every place "
-            f"from 1 to {last}."
+            gettext_noop(
+                "Place %(place)s has no points: the table must give points to every place "
+                "from 1 to %(last)s."
+            ),
+            place=missing[0],
+            last=last,
         )
     points = tuple(given[place] for place in range(1, last + 1))
     for place in range(1, len(points)):
         if points[place] > points[place - 1]:
             raise _table_error(
-                f"Place {place + 1} earns more than place {place} ({points[place]} against "
-                f"{points[place - 1]}): a better finish must earn at least as much."
+                gettext_noop(
+                    "Place %(worse)s earns more than place %(better)s (%(more)s against "
+                    "%(less)s): a better finish must earn at least as much."
+                ),
+                worse=place + 1,
+                better=place,
+                more=points[place],
+                less=points[place - 1],
             )
     return points
 
@@ -170,40 +218,71 @@ def table_text(points: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def rule_problems(rule: SeriesRule, event_count: int) -> list[tuple[str, str]]:
+def rule_problems(rule: SeriesRule, event_count: int) -> list[Problem]:
     """Everything wrong with ``rule`` for a series of ``event_count`` events."""
-    problems: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     if rule.method not in METHODS:
-        problems.append(("method", f"Points are earned by {_either(METHODS)}."))
+        problems.append(
+            Problem(
+                "method",
+                gettext_noop("Points are earned by %(methods)s."),
+                {"methods": _either(METHODS)},
+            )
+        )
     if rule.method == "placings" and not rule.placing_points:
-        problems.append(("placing_points", "Give the points per place, for example 1: 10, 2: 8."))
+        problems.append(
+            Problem(
+                "placing_points",
+                gettext_noop("Give the points per place, for example 1: 10, 2: 8."),
+            )
+        )
     if not 0 <= rule.participation <= MAX_POINTS:
         problems.append(
-            ("participation", f"Participation points run from 0 to {MAX_POINTS:,}, not negative.")
+            Problem(
+                "participation",
+                gettext_noop("Participation points run from 0 to %(most)s, not negative."),
+                {"most": f"{MAX_POINTS:,}"},
+            )
         )
     if event_count < 1:
-        problems.append(("events", "A series needs at least one event."))
-    if rule.best_of is not None:
-        if rule.best_of < 1:
-            problems.append(("best_of", "Count at least one event per player, or leave it empty."))
-        elif event_count >= 1 and rule.best_of > event_count:
-            problems.append(
-                (
-                    "best_of",
-                    f"Best {rule.best_of} cannot be counted: the series has {event_count} "
-                    f"event{'s' if event_count != 1 else ''}.",
-                )
-            )
+        problems.append(Problem("events", gettext_noop("A series needs at least one event.")))
+    problems.extend(_best_of_problems(rule.best_of, event_count))
     problems.extend(_tiebreaker_problems(rule.tiebreakers))
     return problems
 
 
-def _tiebreaker_problems(tiebreakers: Sequence[str]) -> list[tuple[str, str]]:
+def _best_of_problems(best_of: int | None, event_count: int) -> list[Problem]:
+    if best_of is None:
+        return []
+    if best_of < 1:
+        return [
+            Problem(
+                "best_of",
+                gettext_noop("Count at least one event per player, or leave it empty."),
+            )
+        ]
+    if event_count >= 1 and best_of > event_count:
+        template = (
+            gettext_noop("Best %(best)s cannot be counted: the series has %(events)s event.")
+            if event_count == 1
+            else gettext_noop("Best %(best)s cannot be counted: the series has %(events)s events.")
+        )
+        return [Problem("best_of", template, {"best": best_of, "events": event_count})]
+    return []
+
+
+def _tiebreaker_problems(tiebreakers: Sequence[str]) -> list[Problem]:
     unknown = [name for name in tiebreakers if name not in TIEBREAKERS]
     if unknown:
-        return [("tiebreakers", f"Unknown tiebreaker “{unknown[0]}”: use {_either(TIEBREAKERS)}.")]
+        return [
+            Problem(
+                "tiebreakers",
+                gettext_noop("Unknown tiebreaker “%(name)s”: use %(known)s."),
+                {"name": unknown[0], "known": _either(TIEBREAKERS)},
+            )
+        ]
     if len(set(tiebreakers)) != len(tiebreakers):
-        return [("tiebreakers", "Each tiebreaker can be used once.")]
+        return [Problem("tiebreakers", gettext_noop("Each tiebreaker can be used once."))]
     return []
 
 

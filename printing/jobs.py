@@ -29,6 +29,7 @@ their own queue (``PRINT_SMALL_QUEUE``), so they never wait behind a huge job's 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
@@ -44,7 +45,9 @@ from django.db import InterfaceError, transaction
 from django.db import OperationalError as DatabaseOperationalError
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
@@ -56,7 +59,8 @@ from web.errors import ServiceError
 
 log = logging.getLogger(__name__)
 PARTS_DIR = "prints/parts"
-WAITING_NOTE = (
+# Kept in the job's row in English (``is_waiting`` compares it); shown translated.
+WAITING_NOTE = gettext_noop(
     "Waiting for the job queue: the broker (Redis) cannot be reached. The job is kept and "
     "starts by itself as soon as the queue is back."
 )
@@ -82,30 +86,52 @@ RESEND_EVERY_SECONDS = 5.0
 _last_resend: dict[int, float] = {}
 
 
+def current_language() -> str:
+    """The language a job asked for now is printed in: the asker's (the request's active
+    language), else the site's default."""
+    return (translation.get_language() or settings.LANGUAGE_CODE)[:10]
+
+
+def job_fingerprint(kind: str, event: Event, round_number: int | None, language: str) -> str:
+    """The document's fingerprint (:func:`documents.fingerprint`, read in ``language``)
+    with the language folded in: a print is reused only for a job in the same language,
+    so a German print is never handed to someone who asked in Japanese."""
+    with translation.override(language):
+        printed = documents.fingerprint(kind, event, round_number)
+    return hashlib.sha256(f"{printed}:{language}".encode()).hexdigest()
+
+
 def request_print(event: Event, kind: str, round_number: int | None, user) -> tuple[PrintJob, bool]:
     """The job for this document: an existing one if the data has not changed, else a new one.
 
-    A stalled job is never reused: it is retired (failed, naming the job that replaces it)
-    and a new job is made, so asking again is always a way out of a stuck print.
+    The job is printed in the asker's language (:func:`current_language`), and only a job
+    in that language is reused. A stalled job is never reused: it is retired (failed,
+    naming the job that replaces it) and a new job is made, so asking again is always a
+    way out of a stuck print.
 
     Returns (job, reused).
     """
     document = documents.find(kind)
     if document is None:
-        raise ServiceError(f"Unknown document {kind!r}.")
+        raise ServiceError(_("Unknown document %(kind)s.") % {"kind": repr(kind)})
     if document.per_round:
         if round_number is None:
-            raise ServiceError("Choose the round to print.")
+            raise ServiceError(_("Choose the round to print."))
         if not event.rounds.filter(number=round_number).exists():
-            raise ServiceError(f"Round {round_number} is not paired yet.")
+            raise ServiceError(_("Round %(round)s is not paired yet.") % {"round": round_number})
     else:
         round_number = None
-    fingerprint = documents.fingerprint(kind, event, round_number)
+    language = current_language()
+    fingerprint = job_fingerprint(kind, event, round_number, language)
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
         existing = (
             PrintJob.objects.filter(
-                event=event, kind=kind, round_number=round_number, fingerprint=fingerprint
+                event=event,
+                kind=kind,
+                round_number=round_number,
+                language=language,
+                fingerprint=fingerprint,
             )
             .exclude(status=PrintJob.Status.FAILED)
             .first()
@@ -121,6 +147,7 @@ def request_print(event: Event, kind: str, round_number: int | None, user) -> tu
                 round_number=round_number,
                 requested_by=user,
                 fingerprint=fingerprint,
+                language=language,
             )
             if stalled:
                 _retire(existing, job)
@@ -416,7 +443,9 @@ def render_chunk(job_id: int, index: int, units: list[int], attempt: int | None 
     )
     current.update(progress_at=now)
     try:
-        pdf = documents.render_units(job.kind, job.event_id, job.round_number, units)
+        pdf = documents.render_units(
+            job.kind, job.event_id, job.round_number, units, language=job.language
+        )
     except DATABASE_ERRORS:
         raise  # retried (RETRY): the database is restarting, the layout is fine
     except Exception as exc:

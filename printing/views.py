@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from printing import documents, jobs
@@ -47,12 +49,19 @@ def request_print(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("printing:page", event.pk)
     if jobs.is_waiting(job):
-        messages.warning(request, jobs.WAITING_NOTE)
+        messages.warning(request, _(jobs.WAITING_NOTE))
     elif reused:
-        messages.info(request, "Nothing changed since the last print: the same file is reused.")
+        messages.info(request, _("Nothing changed since the last print: the same file is reused."))
     else:
-        messages.success(request, f"Printing {documents.get(kind).title.lower()}…")
+        title = in_sentence(str(documents.get(kind).title))
+        messages.success(request, _("Printing %(document)s…") % {"document": title})
     return redirect(reverse("printing:page", args=[event.pk]) + f"#job-{job.pk}")
+
+
+def in_sentence(title: str) -> str:
+    """A document's title inside a sentence: lower case in English ("Printing match
+    slips…"); German nouns keep their capital, and Japanese has no case."""
+    return title.lower() if (translation.get_language() or "en").startswith("en") else title
 
 
 @event_role_required(*STAFF)
@@ -77,11 +86,11 @@ def job_row(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
 def download(request: HttpRequest, event: Event, job_id: int) -> FileResponse:
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     if job.status != PrintJob.Status.DONE or not job.file:
-        raise Http404("This print is not ready.")
+        raise Http404(_("This print is not ready."))
     try:
         handle = job.file.open("rb")
     except FileNotFoundError:
-        raise Http404("The file is gone: print it again.") from None
+        raise Http404(_("The file is gone: print it again.")) from None
     return FileResponse(
         handle,
         as_attachment=True,

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class PushConfig(AppConfig):
     name = "push"
-    verbose_name = "Web Push"
+    verbose_name = _lazy("Web Push")

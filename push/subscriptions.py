@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from push.models import PushSubscription
 from web.errors import FieldError, ServiceError
@@ -35,47 +36,50 @@ def _b64url(text: str) -> bytes | None:
 
 def _endpoint_error(endpoint: Any) -> str | None:
     if not isinstance(endpoint, str) or not endpoint.strip():
-        return "The endpoint is missing: send the subscription's toJSON()."
+        return _("The endpoint is missing: send the subscription's toJSON().")
     if len(endpoint) > MAX_ENDPOINT:
-        return f"The endpoint is longer than {MAX_ENDPOINT} characters."
+        return _("The endpoint is longer than %(limit)s characters.") % {"limit": MAX_ENDPOINT}
     try:
         parts = urlsplit(endpoint)
         host = parts.hostname or ""
         parts.port  # noqa: B018  (a bad port raises here)
     except ValueError:
-        return "The endpoint is not a URL."
+        return _("The endpoint is not a URL.")
     if not host:
-        return "The endpoint is not a URL with a host."
+        return _("The endpoint is not a URL with a host.")
     local = settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS and host in LOCAL_HOSTS
     if parts.scheme == "http" and local:
         return None
     if parts.scheme != "https":
-        return "The endpoint must be an https address (a browser's push service)."
+        return _("The endpoint must be an https address (a browser's push service).")
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
         return None
     if not address.is_global and not local:
-        return "The endpoint must be a push service on the internet, not a private address."
+        return _("The endpoint must be a push service on the internet, not a private address.")
     return None
 
 
 def _key_error(keys: dict, name: str, size: int) -> str | None:
     value = keys.get(name)
     if not isinstance(value, str) or not value:
-        return f"The key {name} is missing: send the subscription's toJSON()."
+        return _("The key %(key)s is missing: send the subscription's toJSON().") % {"key": name}
     decoded = _b64url(value) if len(value) < 200 else None
     if decoded is None or len(decoded) != size:
-        return f"The key {name} is not {size} bytes in base64url."
+        return _("The key %(key)s is not %(size)s bytes in base64url.") % {
+            "key": name,
+            "size": size,
+        }
     if name == "p256dh" and decoded[0] != 4:
-        return "The key p256dh is not an uncompressed P-256 public key."
+        return _("The key p256dh is not an uncompressed P-256 public key.")
     return None
 
 
 def checked(data: Any) -> dict[str, str]:
     """The endpoint and keys of a subscription, or a ServiceError naming each bad field."""
     if not isinstance(data, dict):
-        raise ServiceError("Send the subscription as a JSON object (its toJSON()).")
+        raise ServiceError(_("Send the subscription as a JSON object (its toJSON())."))
     problems: list[FieldError] = []
     keys = data.get("keys")
     checks = [("endpoint", _endpoint_error(data.get("endpoint")))]
@@ -83,7 +87,7 @@ def checked(data: Any) -> dict[str, str]:
         checks.append(("keys.p256dh", _key_error(keys, "p256dh", P256DH_BYTES)))
         checks.append(("keys.auth", _key_error(keys, "auth", AUTH_BYTES)))
     else:
-        checks.append(("keys", "The keys (p256dh, auth) are missing: send its toJSON()."))
+        checks.append(("keys", _("The keys (p256dh, auth) are missing: send its toJSON().")))
     for field, message in checks:
         if message:
             problems.append(FieldError(field=field, message=message))
@@ -100,7 +104,7 @@ def subscribe(user, data: Any) -> PushSubscription:
     the row, so a shared phone tells only the player now logged in.
     """
     fields = checked(data)
-    subscription, _ = PushSubscription.objects.update_or_create(
+    subscription, _created = PushSubscription.objects.update_or_create(
         endpoint=fields["endpoint"],
         defaults={"user": user, "p256dh": fields["p256dh"], "auth": fields["auth"]},
     )
@@ -112,9 +116,11 @@ def subscribe(user, data: Any) -> PushSubscription:
 def unsubscribe(user, data: Any) -> int:
     """Forget this browser's subscription of ``user``; how many rows went (0 or 1)."""
     if not isinstance(data, dict):
-        raise ServiceError("Send the subscription as a JSON object (its toJSON()).")
+        raise ServiceError(_("Send the subscription as a JSON object (its toJSON())."))
     endpoint = data.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint:
-        raise ServiceError("The endpoint is missing: send the subscription's toJSON().", "endpoint")
-    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+        raise ServiceError(
+            _("The endpoint is missing: send the subscription's toJSON()."), "endpoint"
+        )
+    deleted, _rows = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -37,11 +38,14 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     try:
         get_question(game, question)
     except UnknownGame:
-        return 404, {"errors": [{"field": None, "message": f"Arbiter has no game {game!r}."}]}
+        message = _("Arbiter has no game %(game)s.") % {"game": repr(game)}
+        return 404, {"errors": [{"field": None, "message": message}]}
     except UnknownQuestion:
-        return 404, {
-            "errors": [{"field": None, "message": f"{game} has no question {question!r}."}]
+        message = _("%(game)s has no question %(question)s.") % {
+            "game": game,
+            "question": repr(question),
         }
+        return 404, {"errors": [{"field": None, "message": message}]}
     try:
         payload = jsonbody.read_json_body(request, limit=MAX_BODY_BYTES, expected="the payload")
     except BodyError as exc:
@@ -49,7 +53,8 @@ def rule_on(request: HttpRequest, game: str, question: str) -> tuple[int, dict[s
     try:
         payload = whole_numbers_as_ints(payload)
     except RecursionError:
-        return 400, {"errors": [{"field": "(body)", "message": "The body is nested too deeply."}]}
+        message = _("The body is nested too deeply.")
+        return 400, {"errors": [{"field": "(body)", "message": message}]}
     try:
         check_payload(game, question, payload)  # a bad payload never reaches the DB
         return 200, adjudicate(game, question, with_card_database(game, question, payload))

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rulebook.api import rule_on
@@ -25,7 +26,7 @@ def reference_index(request: HttpRequest) -> HttpResponse:
 def reference(request: HttpRequest, game: str) -> HttpResponse:
     """The whole rules text of a game, an anchor per rule, with a search box."""
     if game not in GAMES:
-        raise Http404(f"Arbiter has no rules for {game!r}.")
+        raise Http404(_("Arbiter has no rules for %(game)s.") % {"game": repr(game)})
     query = request.GET.get("q", "").strip()[:200]
     context = {
         "game": game,
@@ -46,8 +47,10 @@ def _may_ask_for_rulings(user) -> bool:
 def _check_judge(request: HttpRequest) -> None:
     if not _may_ask_for_rulings(request.user):
         raise PermissionDenied(
-            "The ruling page is for the judges and organisers of an event. "
-            "The rules reference is open to everyone."
+            _(
+                "The ruling page is for the judges and organisers of an event. "
+                "The rules reference is open to everyone."
+            )
         )
 
 

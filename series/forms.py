@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from pairing.series import MAX_POINTS, TIEBREAKERS, table_text
 from series.models import Series
@@ -15,39 +17,41 @@ TIEBREAKER_SLOTS = 3
 
 
 def _tiebreaker_choices() -> list[tuple[str, str]]:
-    return [("", "—")] + [(name, label) for name, label in TIEBREAKERS.items()]
+    return [("", "—")] + [(name, _(label)) for name, label in TIEBREAKERS.items()]
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Name")
+    name = forms.CharField(max_length=200, label=_lazy("Name"))
     description = forms.CharField(
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
-        label="Description",
+        label=_lazy("Description"),
     )
-    method = forms.ChoiceField(choices=Series.Method.choices, label="Points earned by")
+    method = forms.ChoiceField(choices=Series.Method.choices, label=_lazy("Points earned by"))
     placing_points = forms.CharField(
         required=False,
-        label="Points per place",
-        help_text="For example 1: 10, 2: 8, 3-4: 6, 5-8: 4. Places past the table earn none.",
+        label=_lazy("Points per place"),
+        help_text=_lazy(
+            "For example 1: 10, 2: 8, 3-4: 6, 5-8: 4. Places past the table earn none."
+        ),
     )
     participation = forms.IntegerField(
         min_value=0,
         max_value=MAX_POINTS,
         initial=0,
-        label="Participation points",
-        help_text="Added for every event a player takes part in.",
+        label=_lazy("Participation points"),
+        help_text=_lazy("Added for every event a player takes part in."),
     )
     best_of = forms.IntegerField(
         required=False,
         min_value=1,
-        label="Count the best N events",
-        help_text="Empty: every event counts.",
+        label=_lazy("Count the best N events"),
+        help_text=_lazy("Empty: every event counts."),
     )
-    tiebreaker_1 = forms.ChoiceField(required=False, label="First tiebreaker")
-    tiebreaker_2 = forms.ChoiceField(required=False, label="Second tiebreaker")
-    tiebreaker_3 = forms.ChoiceField(required=False, label="Third tiebreaker")
+    tiebreaker_1 = forms.ChoiceField(required=False, label=_lazy("First tiebreaker"))
+    tiebreaker_2 = forms.ChoiceField(required=False, label=_lazy("Second tiebreaker"))
+    tiebreaker_3 = forms.ChoiceField(required=False, label=_lazy("Third tiebreaker"))
 
     def __init__(self, *args, events=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -61,9 +65,9 @@ class SeriesForm(forms.Form):
                     (key, f"{e.name} ({e.date:%Y-%m-%d})") for key, e in self.event_choices.items()
                 ],
                 widget=forms.CheckboxSelectMultiple,
-                label="Events",
+                label=_lazy("Events"),
                 required=False,  # the service says what a series with none lacks
-                help_text="Events you organise. More can join later.",
+                help_text=_lazy("Events you organise. More can join later."),
             )
 
     def chosen_events(self) -> list:
@@ -107,7 +111,7 @@ class SeriesForm(forms.Form):
 
 class MergeForm(forms.Form):
     registration = forms.IntegerField(widget=forms.HiddenInput)
-    username = forms.CharField(max_length=150, label="Account (username)")
+    username = forms.CharField(max_length=150, label=_lazy("Account (username)"))
 
 
 def organised_events(user):

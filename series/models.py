@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _lazy
 
 from pairing.series import DEFAULT_TIEBREAKERS, METHODS, SeriesRule
 from tournaments.models import Event
@@ -16,8 +17,8 @@ from tournaments.models import Event
 
 class Series(models.Model):
     class Method(models.TextChoices):
-        MATCH_POINTS = "match_points", "Match points"
-        PLACINGS = "placings", "Points per final place"
+        MATCH_POINTS = "match_points", _lazy("Match points")
+        PLACINGS = "placings", _lazy("Points per final place")
 
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True, max_length=2000)
@@ -26,13 +27,13 @@ class Series(models.Model):
     )
     method = models.CharField(max_length=20, choices=Method.choices, default=Method.PLACINGS)
     placing_points = models.JSONField(
-        default=list, blank=True, help_text="Points for 1st, 2nd, 3rd… place, best first."
+        default=list, blank=True, help_text=_lazy("Points for 1st, 2nd, 3rd… place, best first.")
     )
     participation = models.PositiveSmallIntegerField(
-        default=0, help_text="Points for every event a player takes part in."
+        default=0, help_text=_lazy("Points for every event a player takes part in.")
     )
     best_of = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Count each player's best N events; empty: all."
+        null=True, blank=True, help_text=_lazy("Count each player's best N events; empty: all.")
     )
     tiebreakers = models.JSONField(default=list, blank=True)
     events = models.ManyToManyField(Event, through="SeriesEvent", related_name="series")
@@ -40,7 +41,7 @@ class Series(models.Model):
 
     class Meta:
         ordering = ["-created_at", "pk"]
-        verbose_name_plural = "series"
+        verbose_name_plural = _lazy("series")
 
     def __str__(self) -> str:
         return self.name
@@ -88,11 +89,11 @@ class SeriesLog(models.Model):
         ordering = ["-at", "-pk"]
 
     WORDS = {
-        "create": "created the series",
-        "edit": "changed how points are counted",
-        "add_event": "added an event",
-        "remove_event": "removed an event",
-        "merge": "merged a walk-in entry into an account",
+        "create": _lazy("created the series"),
+        "edit": _lazy("changed how points are counted"),
+        "add_event": _lazy("added an event"),
+        "remove_event": _lazy("removed an event"),
+        "merge": _lazy("merged a walk-in entry into an account"),
     }
 
     def __str__(self) -> str:
@@ -100,4 +101,5 @@ class SeriesLog(models.Model):
 
     @property
     def words(self) -> str:
-        return self.WORDS.get(self.action, self.action)
+        words = self.WORDS.get(self.action)
+        return str(words) if words is not None else self.action

@@ -10,8 +10,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
-from pairing.series import SeriesRule, SeriesRuleError, parse_points_table, rule_problems
+from pairing.series import (
+    Problem,
+    SeriesRule,
+    SeriesRuleError,
+    parse_points_table,
+    rule_problems,
+)
 from series.models import Series, SeriesEvent, SeriesLog
 from tournaments.models import Event
 from tournaments.roles import ORGANISER, has_role
@@ -38,19 +46,27 @@ def points_table(typed: Any) -> tuple[int, ...]:
     except SeriesRuleError as exc:
         raise _refusal(exc.problems) from None
     raise ServiceError(
-        "Give the points per place as a list of whole numbers.", field="placing_points"
+        _("Give the points per place as a list of whole numbers."), field="placing_points"
     )
 
 
-def _refusal(problems: list[tuple[str, str]]) -> ServiceError:
-    return ServiceError.of(FieldError(field=f, message=m) for f, m in problems)
+def _refusal(problems: list) -> ServiceError:
+    """Each problem beside its field, in the reader's language: a rule's ``Problem``
+    (``pairing.series``) carries its sentence as a template for the catalogue."""
+    return ServiceError.of(FieldError(field=p[0], message=_said(p)) for p in problems)
+
+
+def _said(problem) -> str:
+    if isinstance(problem, Problem):
+        return gettext(problem.template) % problem.params
+    return problem[1]
 
 
 def _text_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
     problems = []
     name = fields.get("name")
     if name is not None and not str(name).strip():
-        problems.append(("name", "Give the series a name."))
+        problems.append(("name", _("Give the series a name.")))
     for field in ("name", "description"):
         value = fields.get(field)
         limit = Series._meta.get_field(field).max_length
@@ -99,7 +115,8 @@ def create_series(organiser, events: list[Event], **fields: Any) -> Series:
     foreign = _not_organised(organiser, events)
     if foreign:
         raise ServiceError(
-            f"You do not organise {foreign[0].name}: only its organisers can add it to a series.",
+            _("You do not organise %(event)s: only its organisers can add it to a series.")
+            % {"event": foreign[0].name},
             field="events",
         )
     series = Series.objects.create(
@@ -124,7 +141,9 @@ def update_series(series: Series, actor, **fields: Any) -> Series:
     """Change a series' name or rule; the log names what changed, old and new."""
     unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
     if unknown:
-        raise ServiceError(f"{unknown[0]} cannot be changed here.", field=unknown[0])
+        raise ServiceError(
+            _("%(field)s cannot be changed here.") % {"field": unknown[0]}, field=unknown[0]
+        )
     if "placing_points" in fields:
         fields["placing_points"] = list(points_table(fields["placing_points"]))
     series = _locked(series)
@@ -156,11 +175,15 @@ def add_event(series: Series, event: Event, actor) -> Series:
     series = _locked(series)
     if not has_role(actor, event, ORGANISER):
         raise ServiceError(
-            f"You do not organise {event.name}: only its organisers can add it to a series.",
+            _("You do not organise %(event)s: only its organisers can add it to a series.")
+            % {"event": event.name},
             field="event",
         )
     if series.entries.filter(event=event).exists():
-        raise ServiceError(f"{event.name} is already in {series.name}.", field="event")
+        raise ServiceError(
+            _("%(event)s is already in %(series)s.") % {"event": event.name, "series": series.name},
+            field="event",
+        )
     SeriesEvent.objects.create(series=series, event=event)
     SeriesLog.objects.create(
         series=series, actor=actor, action="add_event", data={"event": event.pk, "name": event.name}
@@ -174,18 +197,27 @@ def remove_event(series: Series, event: Event, actor) -> Series:
     series = _locked(series)
     entry = series.entries.filter(event=event).first()
     if entry is None:
-        raise ServiceError(f"{event.name} is not in {series.name}.", field="event")
+        raise ServiceError(
+            _("%(event)s is not in %(series)s.") % {"event": event.name, "series": series.name},
+            field="event",
+        )
     left = series.entries.count() - 1
     if left < 1:
         raise ServiceError(
-            f"{event.name} is the only event of {series.name}: a series needs at least one "
-            "event. Add another first, or leave the series as it is.",
+            _(
+                "%(event)s is the only event of %(series)s: a series needs at least one "
+                "event. Add another first, or leave the series as it is."
+            )
+            % {"event": event.name, "series": series.name},
             field="event",
         )
     if series.best_of and series.best_of > left:
         raise ServiceError(
-            f"{series.name} counts each player's best {series.best_of} events; without "
-            f"{event.name} it would have {left}. Lower best N first.",
+            _(
+                "%(series)s counts each player's best %(best)s events; without "
+                "%(event)s it would have %(left)s. Lower best N first."
+            )
+            % {"series": series.name, "best": series.best_of, "event": event.name, "left": left},
             field="event",
         )
     entry.delete()

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pairing.series import METHODS, TIEBREAKERS, table_text
@@ -36,7 +37,7 @@ def _series_or_404(series_id: int) -> Series:
 def _managed_or_403(request: HttpRequest, series_id: int) -> Series:
     series = _series_or_404(series_id)
     if not services.may_manage(request.user, series):
-        raise PermissionDenied("Only the series' organiser may change it.")
+        raise PermissionDenied(_("Only the series' organiser may change it."))
     return series
 
 
@@ -44,16 +45,20 @@ def rule_words(series: Series) -> str:
     """How the series counts, in one sentence for its page and its print."""
     rule = series.rule
     how = (
-        f"points per place ({table_text(rule.placing_points)})"
+        _("points per place (%(table)s)") % {"table": table_text(rule.placing_points)}
         if rule.method == "placings"
-        else METHODS["match_points"]
+        else _(METHODS["match_points"])
     )
-    parts = [f"Points: {how}"]
+    parts = [_("Points: %(how)s") % {"how": how}]
     if rule.participation:
-        parts.append(f"+{rule.participation} for each event played")
-    parts.append(f"best {rule.best_of} events count" if rule.best_of else "every event counts")
-    parts.append("ties broken by " + ", then ".join(TIEBREAKERS[t] for t in rule.tiebreakers))
-    return "; ".join(parts) + "."
+        parts.append(_("+%(points)s for each event played") % {"points": rule.participation})
+    if rule.best_of:
+        parts.append(_("best %(count)s events count") % {"count": rule.best_of})
+    else:
+        parts.append(_("every event counts"))
+    breakers = [_(TIEBREAKERS[t]) for t in rule.tiebreakers]
+    parts.append(_("ties broken by %(tiebreakers)s") % {"tiebreakers": _(", then ").join(breakers)})
+    return _("%(rule)s.") % {"rule": _("; ").join(parts)}
 
 
 def series_list(request: HttpRequest) -> HttpResponse:
@@ -87,7 +92,7 @@ def series_player(request: HttpRequest, series_id: int, player: str) -> HttpResp
     table = series_table(_series_or_404(series_id))
     row = table.row_of(player)
     if row is None:
-        raise Http404("This player has no result in the series.")
+        raise Http404(_("This player has no result in the series."))
     events = {event.pk: event for event in table.counted}
     history = [{"event": events[score.event], "score": score} for score in row.scores]
     return render(
@@ -164,7 +169,7 @@ def series_create(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.show(exc)
         else:
-            messages.success(request, f"{series.name} created.")
+            messages.success(request, _("%(series)s created.") % {"series": series.name})
             return redirect(series)
     return render(request, "series/form.html", {"form": form, "creating": True})
 
@@ -179,7 +184,7 @@ def series_edit(request: HttpRequest, series_id: int) -> HttpResponse:
         except ServiceError as exc:
             form.show(exc)
         else:
-            messages.success(request, "Series saved: the standings follow the new rule.")
+            messages.success(request, _("Series saved: the standings follow the new rule."))
             return redirect(series)
     return render(request, "series/form.html", {"form": form, "series": series})
 
@@ -209,10 +214,10 @@ def _event_from(request: HttpRequest) -> Event:
     try:
         event_id = int(request.POST.get("event", ""))
     except ValueError:
-        raise ServiceError("Choose an event.", field="event") from None
+        raise ServiceError(_("Choose an event."), field="event") from None
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise ServiceError("There is no such event.", field="event")
+        raise ServiceError(_("There is no such event."), field="event")
     return event
 
 
@@ -225,12 +230,20 @@ def series_event(request: HttpRequest, series_id: int, action: str) -> HttpRespo
         event = _event_from(request)
         if action == "add":
             services.add_event(series, event, request.user)
-            messages.success(request, f"{event.name} now counts in {series.name}.")
+            messages.success(
+                request,
+                _("%(event)s now counts in %(series)s.")
+                % {"event": event.name, "series": series.name},
+            )
         elif action == "remove":
             services.remove_event(series, event, request.user)
-            messages.success(request, f"{event.name} no longer counts in {series.name}.")
+            messages.success(
+                request,
+                _("%(event)s no longer counts in %(series)s.")
+                % {"event": event.name, "series": series.name},
+            )
         else:
-            raise Http404("No such action.")
+            raise Http404(_("No such action."))
     except ServiceError as exc:
         messages.error(request, str(exc))
     return redirect("series:manage", series.pk)
@@ -243,15 +256,19 @@ def series_merge(request: HttpRequest, series_id: int) -> HttpResponse:
     series = _managed_or_403(request, series_id)
     form = MergeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose the walk-in entry and type the account's username.")
+        messages.error(request, _("Choose the walk-in entry and type the account's username."))
         return redirect("series:manage", series.pk)
     entry = Registration.objects.filter(
         pk=form.cleaned_data["registration"], event__in=series.events.all()
     ).first()
     if entry is None:
-        messages.error(request, "That entry is not in this series' events.")
+        messages.error(request, _("That entry is not in this series' events."))
     elif not has_role(request.user, entry.event, ORGANISER):
-        messages.error(request, f"Only the organisers of {entry.event.name} can merge its entries.")
+        messages.error(
+            request,
+            _("Only the organisers of %(event)s can merge its entries.")
+            % {"event": entry.event.name},
+        )
     else:
         try:
             merged = event_services.merge_walk_in(
@@ -262,6 +279,8 @@ def series_merge(request: HttpRequest, series_id: int) -> HttpResponse:
         else:
             services.log_merge(series, merged, request.user)
             messages.success(
-                request, f"{merged.display_name}'s results now count for {merged.user.username}."
+                request,
+                _("%(player)s's results now count for %(username)s.")
+                % {"player": merged.display_name, "username": merged.user.username},
             )
     return redirect("series:manage", series.pk)

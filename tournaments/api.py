@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
@@ -24,7 +26,11 @@ from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj,
 
 MAX_REASON = 2_000  # a reason is a sentence or two for the log
 REASON = {**STR, "maxLength": MAX_REASON}
-NO_REGISTRATION = "No such registration in this event."
+NO_REGISTRATION = _lazy("No such registration in this event.")
+
+
+def _unknown(action: str) -> str:
+    return _("Unknown action %(action)s.") % {"action": repr(action)}
 
 
 def event_json(event: Event, players: int | None = None) -> dict:
@@ -225,7 +231,7 @@ class RoundAction(APIView):
         event = event_for(request, event_id, ORGANISER)
         round_ = get_object_or_404(Round, event=event, number=number)
         if action not in self.ACTIONS:
-            return error_response(f"Unknown action {action!r}.", code=404)
+            return error_response(_unknown(action), code=404)
         if action == "start":
             return run_service(lambda: rounds.start_round(round_, request.user), round_json)
         if action == "close":
@@ -339,7 +345,7 @@ class MatchAction(APIView):
         # The players came with the match: no query to find the caller's registration.
         me = next((p for p in match.players() if p.user_id == request.user.pk), None)
         if me is None:
-            raise PermissionDenied("Only the players of this match may do this.")
+            raise PermissionDenied(_("Only the players of this match may do this."))
         if action == "report":
             fields = Reader(request.data)
             score = _score(fields)
@@ -361,7 +367,7 @@ class MatchAction(APIView):
             return run_service(
                 lambda: results.dispute_result(match, me, request.user, reason, score), match_json
             )
-        return error_response(f"Unknown action {action!r}.", code=404)
+        return error_response(_unknown(action), code=404)
 
 
 class Registrations(APIView):
@@ -443,7 +449,7 @@ class Drop(APIView):
         if not fields.has("registration"):
             registration = Registration.objects.filter(event=event, user=request.user).first()
             if registration is None:
-                raise PermissionDenied("You are not a player in this event.")
+                raise PermissionDenied(_("You are not a player in this event."))
         else:
             event_for(request, event_id, ORGANISER)
             registration = fields.row(

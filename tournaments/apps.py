@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Tournaments"
+    verbose_name = _lazy("Tournaments")
 
     def ready(self) -> None:
         from tournaments import time_up_clock

@@ -17,6 +17,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments import live
 from tournaments.models import Event, EventLog, Match, Round, TimeExtension
@@ -28,9 +30,9 @@ MAX_STANDING = 32_767  # the column's ceiling (a small integer): a table's total
 
 # How a warning names a result that is already in.
 RESULT_WORDS = {
-    Match.Status.REPORTED: "reported",
-    Match.Status.CONFIRMED: "confirmed",
-    Match.Status.FINAL: "entered by staff",
+    Match.Status.REPORTED: _lazy("reported"),
+    Match.Status.CONFIRMED: _lazy("confirmed"),
+    Match.Status.FINAL: _lazy("entered by staff"),
 }
 
 
@@ -43,11 +45,11 @@ def warning_for(match: Match) -> str | None:
     words = RESULT_WORDS.get(match.status)
     if words is None or match.is_bye:
         return None
-    score = games_of(match).score_text() or "no score"
-    return (
-        f"Table {match.table} already has a result ({score}, {words}): "
+    score = games_of(match).score_text() or _("no score")
+    return _(
+        "Table %(table)s already has a result (%(score)s, %(status)s): "
         "the extra time changes nothing unless the result is corrected."
-    )
+    ) % {"table": match.table, "score": score, "status": words}
 
 
 def _locked(match: Match) -> Match:
@@ -66,31 +68,33 @@ def _locked(match: Match) -> Match:
 
 def _check_open(match: Match) -> None:
     if match.is_bye:
-        raise ServiceError("A bye has no clock: it gets no time extension.", "match")
+        raise ServiceError(_("A bye has no clock: it gets no time extension."), "match")
     if match.round.status == Round.Status.CLOSED:
         raise ServiceError(
-            f"Round {match.round.number} is closed: table {match.table} can get no more time."
+            _("Round %(round)s is closed: table %(table)s can get no more time.")
+            % {"round": match.round.number, "table": match.table}
         )
 
 
 def check_minutes(minutes: Any, round_minutes: int) -> int:
     """A whole number of minutes from 1 to the round's length, else a ServiceError."""
     if isinstance(minutes, bool) or not isinstance(minutes, int):
-        raise ServiceError("The minutes of a time extension are a whole number.", "minutes")
+        raise ServiceError(_("The minutes of a time extension are a whole number."), "minutes")
     if minutes < 1:
-        raise ServiceError("A time extension needs at least one minute.", "minutes")
+        raise ServiceError(_("A time extension needs at least one minute."), "minutes")
     if minutes > round_minutes:
         raise ServiceError(
-            f"A time extension is at most the round's length, {round_minutes} minutes "
-            f"(got {minutes}).",
+            _("A time extension is at most the round's length, %(limit)s minutes (got %(got)s).")
+            % {"limit": round_minutes, "got": minutes},
             "minutes",
         )
     return minutes
 
 
-def _reason(reason: Any, field: str, what: str) -> str:
+def _reason(reason: Any, field: str, missing: str) -> str:
+    """The reason given, else a ServiceError saying ``missing`` (it names what for)."""
     if not isinstance(reason, str) or not reason.strip():
-        raise ServiceError(f"Give the reason for {what}: it is logged.", field)
+        raise ServiceError(missing, field)
     return limited(field, reason.strip(), MAX_NOTE)
 
 
@@ -134,11 +138,14 @@ def grant_extension(
     match = _locked(match)
     _check_open(match)
     minutes = check_minutes(minutes, match.round.event.round_minutes)
-    reason = _reason(reason, "reason", "the extension")
+    reason = _reason(reason, "reason", _("Give the reason for the extension: it is logged."))
     if match.extension_minutes + minutes > MAX_STANDING:
         raise ServiceError(
-            f"Table {match.table} already has {match.extension_minutes:,} minutes of "
-            "extension: remove one before granting more.",
+            _(
+                "Table %(table)s already has %(minutes)s minutes of extension: "
+                "remove one before granting more."
+            )
+            % {"table": match.table, "minutes": f"{match.extension_minutes:,}"},
             "minutes",
         )
     extension = TimeExtension.objects.create(
@@ -156,9 +163,10 @@ def remove_extension(extension: TimeExtension, actor, reason: str) -> TimeExtens
     match = _locked(extension.match)
     extension = TimeExtension.objects.select_for_update().get(pk=extension.pk)
     if not extension.is_standing:
-        raise ServiceError("This time extension was already removed.")
+        raise ServiceError(_("This time extension was already removed."))
     _check_open(match)
-    reason = _reason(reason, "reason", "removing the extension")
+    missing = _("Give the reason for removing the extension: it is logged.")
+    reason = _reason(reason, "reason", missing)
     extension.removed_at = timezone.now()
     extension.removed_by = actor
     extension.removal_reason = reason

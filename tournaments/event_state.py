@@ -9,6 +9,9 @@ The states and what each page says are tabled in ``tests/tournaments/test_event_
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from tournaments.history import is_active_in
 from tournaments.models import Event, Registration, Round
 
@@ -28,53 +31,75 @@ def pairing_blocker(event: Event) -> str | None:
     if event.rounds.exists() or event.status == Event.Status.FINISHED:
         return None
     if event.status == Event.Status.DRAFT:
-        return (
+        return _(
             "This event is a draft: only its organisers see it. Edit its details and set it to "
             "“Open for registration” so players can sign up; round 1 can be paired once at "
-            f"least {MIN_PLAYERS} players are checked in."
-        )
+            "least %(least)s players are checked in."
+        ) % {"least": MIN_PLAYERS}
     registered, ready = round_one_players(event)
     if registered == 0:
-        return (
-            f"Nobody has registered yet: round 1 needs at least {MIN_PLAYERS} checked-in "
+        return _(
+            "Nobody has registered yet: round 1 needs at least %(least)s checked-in "
             "players. Players sign up on the event's page, or add them below."
-        )
+        ) % {"least": MIN_PLAYERS}
     if ready < MIN_PLAYERS:
-        return (
-            f"Round 1 needs at least {MIN_PLAYERS} checked-in players: {ready} of {registered} "
+        return _(
+            "Round 1 needs at least %(least)s checked-in players: %(ready)s of %(registered)s "
             "registered are checked in. Check players in below."
-        )
+        ) % {"least": MIN_PLAYERS, "ready": ready, "registered": registered}
     return None
 
 
 def players_empty_hint(event: Event) -> str:
     """The dashboard's hint when nobody has registered, true to the event's status."""
     if event.status == Event.Status.DRAFT:
-        return (
+        return _(
             "Set the event to “Open for registration” (Edit details) so players can sign up, "
             "or add entries below."
         )
     if event.status == Event.Status.REGISTRATION:
-        return "Registration is open: players sign up on the event's page, or add entries below."
-    return "Add entries below."
+        return _("Registration is open: players sign up on the event's page, or add entries below.")
+    return _("Add entries below.")
 
 
 def public_note(event: Event) -> str:
     """The event page's one line on where the event stands and what comes next."""
     if event.status == Event.Status.DRAFT:
-        return "This event is a draft: it is not published yet."
+        return _("This event is a draft: it is not published yet.")
     if event.status == Event.Status.FINISHED:
-        return "The event is finished."
+        return _("The event is finished.")
     last = event.rounds.order_by("-number").first()
     if last is None:
-        registered, _ = round_one_players(event)
-        players = f"{registered} player{'' if registered == 1 else 's'} registered"
-        if event.status == Event.Status.REGISTRATION:
-            return f"Registration is open: {players}. Round 1 is not paired yet."
-        return f"{players.capitalize()}. Round 1 is not paired yet."
-    name = f"Round {last.number}" + (" (top cut)" if last.kind == Round.Kind.TOP_CUT else "")
+        return _waiting_for_round_one(event)
+    name = (
+        _("Round %(number)s (top cut)")
+        if last.kind == Round.Kind.TOP_CUT
+        else _("Round %(number)s")
+    ) % {"number": last.number}
     if last.status == Round.Status.PAIRED:
-        return f"{name} is paired: find your table in the pairings."
+        return _("%(round)s is paired: find your table in the pairings.") % {"round": name}
     if last.status == Round.Status.RUNNING:
-        return f"{name} is under way."
-    return f"{name} is over; the next round is not paired yet."
+        return _("%(round)s is under way.") % {"round": name}
+    return _("%(round)s is over; the next round is not paired yet.") % {"round": name}
+
+
+def _waiting_for_round_one(event: Event) -> str:
+    registered, _ready = round_one_players(event)
+    values = {"count": registered}
+    if event.status == Event.Status.REGISTRATION:
+        return (
+            ngettext(
+                "Registration is open: %(count)s player registered. Round 1 is not paired yet.",
+                "Registration is open: %(count)s players registered. Round 1 is not paired yet.",
+                registered,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(count)s player registered. Round 1 is not paired yet.",
+            "%(count)s players registered. Round 1 is not paired yet.",
+            registered,
+        )
+        % values
+    )

@@ -3,6 +3,7 @@ from zoneinfo import ZoneInfo
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments import local_time, services
 from tournaments.models import DecklistPolicy, Event, EventRole
@@ -27,15 +28,32 @@ class EventForm(forms.ModelForm):
     the same form, whatever zone the page was shown in."""
 
     time_zone = forms.ChoiceField(
-        label="Time zone",
+        label=_lazy("Time zone"),
         required=False,  # a form (or a script) that does not send it keeps the event's
-        help_text="The venue's: clocks, deadlines, slips and logs show its local time.",
+        help_text=_lazy("The venue's: clocks, deadlines, slips and logs show its local time."),
     )
 
     class Meta:
         model = Event
         fields = list(services.EDITABLE_EVENT_FIELDS)
         field_classes = {name: WallTimeField for name in DEADLINE_FIELDS}
+        # The labels Django would make from the field names, to be translated.
+        labels = {
+            "name": _lazy("Name"),
+            "game": _lazy("Game"),
+            "date": _lazy("Date"),
+            "venue": _lazy("Venue"),
+            "status": _lazy("Status"),
+            "match_format": _lazy("Match format"),
+            "swiss_rounds": _lazy("Swiss rounds"),
+            "top_cut": _lazy("Top cut"),
+            "round_minutes": _lazy("Round minutes"),
+            "registration_cap": _lazy("Registration cap"),
+            "registration_deadline": _lazy("Registration deadline"),
+            "decklist_deadline": _lazy("Decklist deadline"),
+            "decklists_public": _lazy("Decklists public"),
+            "print_paper": _lazy("Print paper"),
+        }
         widgets = {
             # A count as the organiser types (static/js/text-count.js): names have limits.
             "name": forms.TextInput(attrs={"data-count": ""}),
@@ -51,7 +69,7 @@ class EventForm(forms.ModelForm):
         if self.instance._state.adding and "time_zone" not in (kwargs.get("initial") or {}):
             self.initial["time_zone"] = local_time.default_zone_name()
         policy = self.fields["decklist_policy"]
-        policy.label = "Decklists before round 1"
+        policy.label = _lazy("Decklists before round 1")
         # A form (or a script) that does not send the field keeps the event's policy.
         policy.required = False
         if self.instance._state.adding and "decklist_policy" not in (kwargs.get("initial") or {}):
@@ -91,5 +109,5 @@ class EventForm(forms.ModelForm):
 
 
 class GrantRoleForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
-    role = forms.ChoiceField(choices=EventRole.Role.choices)
+    username = forms.CharField(max_length=150, label=_lazy("Username"))
+    role = forms.ChoiceField(choices=EventRole.Role.choices, label=_lazy("Role"))

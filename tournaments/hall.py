@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from web.errors import ServiceError
 
 SCREENS = ("auto", "pairings", "clock", "standings", "bracket")
@@ -71,7 +73,9 @@ def _letter(query: Mapping[str, str], name: str, default: str) -> str:
     letter = raw.upper()
     if len(letter) != 1 or letter not in LETTERS:
         raise ServiceError(
-            f"The parameter '{name}' is one letter from A to Z (got {raw[:20]!r}).", name
+            _("The parameter '%(name)s' is one letter from A to Z (got %(got)s).")
+            % {"name": name, "got": repr(raw[:20])},
+            name,
         )
     return letter
 
@@ -82,7 +86,9 @@ def _choice(query: Mapping[str, str], name: str, choices: Sequence[str]) -> str:
         return choices[0]
     if raw.lower() not in choices:
         raise ServiceError(
-            f"The parameter '{name}' is one of {', '.join(choices)} (got {raw[:20]!r}).", name
+            _("The parameter '%(name)s' is one of %(choices)s (got %(got)s).")
+            % {"name": name, "choices": ", ".join(choices), "got": repr(raw[:20])},
+            name,
         )
     return raw.lower()
 
@@ -93,8 +99,11 @@ def _seconds(query: Mapping[str, str]) -> int:
         return PAGE_SECONDS
     if not raw.isascii() or not raw.isdigit() or not MIN_SECONDS <= int(raw) <= MAX_SECONDS:
         raise ServiceError(
-            f"The parameter 'seconds' is a whole number from {MIN_SECONDS} to {MAX_SECONDS} "
-            f"(got {raw[:20]!r}).",
+            _(
+                "The parameter 'seconds' is a whole number from %(minimum)s to %(maximum)s "
+                "(got %(got)s)."
+            )
+            % {"minimum": MIN_SECONDS, "maximum": MAX_SECONDS, "got": repr(raw[:20])},
             "seconds",
         )
     return int(raw)
@@ -107,7 +116,9 @@ def read_params(query: Mapping[str, str]) -> HallParams:
     last = _letter(query, "to", "Z")
     if first > last:
         raise ServiceError(
-            f"The letter range runs from 'from' to 'to': {first} comes after {last}.", "from"
+            _("The letter range runs from 'from' to 'to': %(first)s comes after %(last)s.")
+            % {"first": first, "last": last},
+            "from",
         )
     return HallParams(
         screen=_choice(query, "screen", SCREENS),
@@ -329,7 +340,13 @@ def bracket_columns(cut_size: int, played: Sequence[Sequence[Any]]) -> list[dict
 
 def round_title(matches: int) -> str:
     """What the hall calls a top-cut round with this many matches."""
-    return {1: "Final", 2: "Semifinals", 4: "Quarterfinals"}.get(matches, f"Top {2 * matches}")
+    if matches == 1:
+        return _("Final")
+    if matches == 2:
+        return _("Semifinals")
+    if matches == 4:
+        return _("Quarterfinals")
+    return _("Top %(players)s") % {"players": 2 * matches}
 
 
 def clock_text(seconds_left: float) -> str:

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -84,15 +85,18 @@ class EventExportView(APIView):
     )
     def get(self, request: Request) -> Response:
         raw = request.query_params.get("event", "").strip()
-        wrong = f"{raw[:40]!r} is not an event id (a whole number)."
+        if raw:
+            wrong = _("%(sent)s is not an event id (a whole number).") % {"sent": repr(raw[:40])}
+        else:
+            wrong = _("Give the event's id: ?event=12")
         fields = Reader(request.query_params)
-        event_id = fields.id("event", message=wrong if raw else "Give the event's id: ?event=12")
+        event_id = fields.id("event", message=wrong)
         fields.check()
         event = Event.objects.filter(pk=event_id).first()
         if event is None:
-            raise NotFound(f"No event has id {event_id}.")
+            raise NotFound(_("No event has id %(id)s.") % {"id": event_id})
         if not has_role(request.user, event, ORGANISER, JUDGE):
-            raise PermissionDenied("Only this event's organisers and judges may export it.")
+            raise PermissionDenied(_("Only this event's organisers and judges may export it."))
         filename = f"arbiter-event-{event.pk}.json"
         return Response(
             export_event(event),
@@ -160,13 +164,17 @@ class EventImportView(APIView):
 
 def _next_step(event: Event) -> str:
     """What the importer reads: a draft is theirs alone until they publish it."""
-    if event.status != Event.Status.DRAFT:
-        return f"Imported as {event.get_status_display().lower()}: anyone can see it."
+    if event.status == Event.Status.REGISTRATION:
+        return _("Imported as open for registration: anyone can see it.")
+    if event.status == Event.Status.RUNNING:
+        return _("Imported as running: anyone can see it.")
+    if event.status == Event.Status.FINISHED:
+        return _("Imported as finished: anyone can see it.")
     edit = reverse("tournaments:edit", args=[event.pk])
-    return (
+    return _(
         "Imported as a draft: only its organisers see it. To publish it, open "
-        f"{edit} and set its status (open for registration, running or finished)."
-    )
+        "%(url)s and set its status (open for registration, running or finished)."
+    ) % {"url": edit}
 
 
 class SchemaJSONRenderer(JSONRenderer):

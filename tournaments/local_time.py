@@ -19,6 +19,7 @@ from asgiref.local import Local
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 # Zones tzdata lists that no venue is in: the system's own alias and placeholders.
 _NOT_A_VENUE = {"localtime", "Factory"}
@@ -40,12 +41,12 @@ def default_zone_name() -> str:
 def zone_problem(name: object) -> str | None:
     """Why ``name`` is not a time zone an event can have, or None when it is."""
     if not isinstance(name, str) or not name.strip():
-        return "Choose the venue's time zone, for example Europe/Berlin or Asia/Tokyo."
+        return _("Choose the venue's time zone, for example Europe/Berlin or Asia/Tokyo.")
     if name not in zone_names():
-        return (
-            f"“{name[:64]}” is not a time zone this site knows. Use an IANA name such as "
+        return _(
+            "“%(name)s” is not a time zone this site knows. Use an IANA name such as "
             "Europe/Berlin, America/New_York or Asia/Tokyo."
-        )
+        ) % {"name": name[:64]}
     return None
 
 
@@ -129,7 +130,10 @@ def venue_moment(naive: datetime.datetime, zone: ZoneInfo) -> datetime.datetime:
     round_trip = moment.astimezone(datetime.UTC).astimezone(zone).replace(tzinfo=None)
     if round_trip != naive:
         raise ValueError(
-            f"{naive:%Y-%m-%d %H:%M} does not exist in {zone.key}: the clocks go forward "
-            "that night. Choose a time before or after the change."
+            _(
+                "%(time)s does not exist in %(zone)s: the clocks go forward that night. "
+                "Choose a time before or after the change."
+            )
+            % {"time": f"{naive:%Y-%m-%d %H:%M}", "zone": zone.key}
         )
     return moment

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.local_time import default_zone_name, validate_zone
 
@@ -23,17 +25,17 @@ class Game(models.TextChoices):
 
 
 class MatchFormat(models.TextChoices):
-    BO1 = "bo1", "Best of one"
-    BO3 = "bo3", "Best of three"
-    BO5 = "bo5", "Best of five"
+    BO1 = "bo1", _lazy("Best of one")
+    BO3 = "bo3", _lazy("Best of three")
+    BO5 = "bo5", _lazy("Best of five")
 
 
 class DecklistPolicy(models.TextChoices):
     """What pairing round 1 does about players without a legal submitted decklist."""
 
-    NONE = "none", "No check: decklists are not asked for before round 1"
-    WARN = "warn", "Warn: pairing round 1 says who has no legal list and asks to confirm"
-    REQUIRE = "require", "Required: players without a legal list are dropped before round 1"
+    NONE = "none", _lazy("No check: decklists are not asked for before round 1")
+    WARN = "warn", _lazy("Warn: pairing round 1 says who has no legal list and asks to confirm")
+    REQUIRE = "require", _lazy("Required: players without a legal list are dropped before round 1")
 
 
 def new_seed() -> int:
@@ -60,10 +62,10 @@ class EventQuerySet(models.QuerySet):
 
 class Event(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Open for registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _lazy("Draft")
+        REGISTRATION = "registration", _lazy("Open for registration")
+        RUNNING = "running", _lazy("Running")
+        FINISHED = "finished", _lazy("Finished")
 
     name = models.CharField(max_length=200)
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.IACTA)
@@ -73,7 +75,9 @@ class Event(models.Model):
         max_length=64,
         default=default_zone_name,
         validators=[validate_zone],
-        help_text="The venue's time zone: clocks, deadlines, slips and logs show its local time.",
+        help_text=_lazy(
+            "The venue's time zone: clocks, deadlines, slips and logs show its local time."
+        ),
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     match_format = models.CharField(
@@ -82,45 +86,52 @@ class Event(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Leave empty to use the number suggested by the field size.",
+        help_text=_lazy("Leave empty to use the number suggested by the field size."),
     )
     top_cut = models.PositiveSmallIntegerField(
-        default=0, help_text="Players in the single-elimination top cut (0, 2, 4, 8, …)."
+        default=0, help_text=_lazy("Players in the single-elimination top cut (0, 2, 4, 8, …).")
     )
     round_minutes = models.PositiveSmallIntegerField(default=50)
     registration_cap = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Empty means no cap; players past the cap wait in line."
+        null=True,
+        blank=True,
+        help_text=_lazy("Empty means no cap; players past the cap wait in line."),
     )
     registration_deadline = models.DateTimeField(null=True, blank=True)
     points_win = models.PositiveSmallIntegerField(default=3)
     points_draw = models.PositiveSmallIntegerField(default=1)
     points_loss = models.PositiveSmallIntegerField(default=0)
     tiebreakers = models.JSONField(
-        default=list, blank=True, help_text="Empty: the default order (OMW%, GW%, OGW%)."
+        default=list, blank=True, help_text=_lazy("Empty: the default order (OMW%, GW%, OGW%).")
     )
     print_paper = models.CharField(
         max_length=6,
-        choices=[("A4", "A4"), ("Letter", "US Letter")],
+        choices=[("A4", "A4"), ("Letter", _lazy("US Letter"))],
         default="A4",
-        help_text="Paper size for match slips and other printouts.",
+        help_text=_lazy("Paper size for match slips and other printouts."),
     )
     decklists_public = models.CharField(
         max_length=10,
-        choices=[("none", "Private"), ("top_cut", "Top cut only"), ("all", "All")],
+        choices=[
+            ("none", _lazy("Private")),
+            ("top_cut", _lazy("Top cut only")),
+            ("all", _lazy("All")),
+        ],
         default="none",
-        help_text="Decklists stay private to their player and the staff until published.",
+        help_text=_lazy("Decklists stay private to their player and the staff until published."),
     )
     decklist_deadline = models.DateTimeField(
-        null=True, blank=True, help_text="Empty: decklists can change until round 1 starts."
+        null=True, blank=True, help_text=_lazy("Empty: decklists can change until round 1 starts.")
     )
     decklist_policy = models.CharField(
         max_length=10,
         choices=DecklistPolicy.choices,
         default=DecklistPolicy.NONE,
-        help_text="Whether a legal submitted decklist is needed to be paired in round 1.",
+        help_text=_lazy("Whether a legal submitted decklist is needed to be paired in round 1."),
     )
     seed = models.BigIntegerField(
-        default=new_seed, help_text="Seeds every pairing draw, so any pairing can be replayed."
+        default=new_seed,
+        help_text=_lazy("Seeds every pairing draw, so any pairing can be replayed."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -129,7 +140,9 @@ class Event(models.Model):
     results_version = models.PositiveBigIntegerField(
         default=0,
         editable=False,
-        help_text="Moves whenever the standings could: the cached standings are keyed on it.",
+        help_text=_lazy(
+            "Moves whenever the standings could: the cached standings are keyed on it."
+        ),
     )
 
     objects = EventQuerySet.as_manager()
@@ -172,8 +185,8 @@ class EventRole(models.Model):
     """A user's staff role in one event: the same user may organise one and judge another."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser"
-        JUDGE = "judge", "Judge"
+        ORGANISER = "organiser", _lazy("Organiser")
+        JUDGE = "judge", _lazy("Judge")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(
@@ -205,9 +218,9 @@ class Registration(models.Model):
     """
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waiting list"
-        DROPPED = "dropped", "Dropped"
+        REGISTERED = "registered", _lazy("Registered")
+        WAITLISTED = "waitlisted", _lazy("Waiting list")
+        DROPPED = "dropped", _lazy("Dropped")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     user = models.ForeignKey(
@@ -219,26 +232,31 @@ class Registration(models.Model):
     )
     name = models.CharField(max_length=200, blank=True)
     external_id = models.CharField(
-        max_length=64, blank=True, help_text="The player's id in an imported event file."
+        max_length=64, blank=True, help_text=_lazy("The player's id in an imported event file.")
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in = models.BooleanField(default=False)
     joined_round = models.PositiveSmallIntegerField(
-        default=1, help_text="Late entries join at a later round; earlier rounds count as losses."
+        default=1,
+        help_text=_lazy("Late entries join at a later round; earlier rounds count as losses."),
     )
     dropped_after_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Last round played before the drop."
+        null=True, blank=True, help_text=_lazy("Last round played before the drop.")
     )
     disqualified = models.BooleanField(default=False)
     table_pin = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Always seat this player at this table (accessibility)."
+        null=True,
+        blank=True,
+        help_text=_lazy("Always seat this player at this table (accessibility)."),
     )
     number = models.PositiveIntegerField(
         null=True,
         blank=True,
         editable=False,
-        help_text="The player's short number in this event (#1, #2, … in registration order).",
+        help_text=_lazy(
+            "The player's short number in this event (#1, #2, … in registration order)."
+        ),
     )
 
     class Meta:
@@ -326,13 +344,13 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class Kind(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        TOP_CUT = "top_cut", "Top cut"
+        SWISS = "swiss", _lazy("Swiss")
+        TOP_CUT = "top_cut", _lazy("Top cut")
 
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Closed"
+        PAIRED = "paired", _lazy("Paired")
+        RUNNING = "running", _lazy("Running")
+        CLOSED = "closed", _lazy("Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -366,11 +384,11 @@ class Match(models.Model):
     change it."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for a result"
-        REPORTED = "reported", "Reported, waiting for the opponent"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISPUTED = "disputed", "Disputed: judge needed"
-        FINAL = "final", "Entered by staff"
+        PENDING = "pending", _lazy("Waiting for a result")
+        REPORTED = "reported", _lazy("Reported, waiting for the opponent")
+        CONFIRMED = "confirmed", _lazy("Confirmed")
+        DISPUTED = "disputed", _lazy("Disputed: judge needed")
+        FINAL = "final", _lazy("Entered by staff")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField(null=True, blank=True)
@@ -386,16 +404,18 @@ class Match(models.Model):
     )
     reported_games = models.JSONField(default=list, blank=True)
     extension_minutes = models.PositiveSmallIntegerField(default=0)
-    explanation = models.TextField(blank=True, help_text="Why this pairing (pair-downs).")
+    explanation = models.TextField(blank=True, help_text=_lazy("Why this pairing (pair-downs)."))
     forced_games = models.JSONField(
         default=list,
         blank=True,
-        help_text="Games decided by penalties: [{game, winner, penalty}], kept over reports.",
+        help_text=_lazy(
+            "Games decided by penalties: [{game, winner, penalty}], kept over reports."
+        ),
     )
 
     class Meta:
         ordering = ["round", "table", "pk"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _lazy("matches")
 
     def __str__(self) -> str:
         if self.is_bye:
@@ -425,9 +445,9 @@ class MatchClaim(models.Model):
     """
 
     class Kind(models.TextChoices):
-        REPORT = "report", "Reported"
-        CONFIRM = "confirm", "Confirmed"
-        DISPUTE = "dispute", "Disputed"
+        REPORT = "report", _lazy("Reported")
+        CONFIRM = "confirm", _lazy("Confirmed")
+        DISPUTE = "dispute", _lazy("Disputed")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
     player = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
@@ -458,7 +478,9 @@ class TimeExtension(models.Model):
     )
     granted_at = models.DateTimeField(default=timezone.now)
     call = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The judge call that granted it (judging.JudgeCall id)."
+        null=True,
+        blank=True,
+        help_text=_lazy("The judge call that granted it (judging.JudgeCall id)."),
     )
     removed_at = models.DateTimeField(null=True, blank=True)
     removed_by = models.ForeignKey(
@@ -498,10 +520,12 @@ class ResultChange(models.Model):
     after = models.JSONField(default=dict)
     reason = models.TextField(blank=True)
     source = models.CharField(
-        max_length=40, blank=True, help_text="What caused the change, if not a person: penalty:17."
+        max_length=40,
+        blank=True,
+        help_text=_lazy("What caused the change, if not a person: penalty:17."),
     )
     rule = models.CharField(
-        max_length=20, blank=True, help_text="The rule behind a penalty's change: 905.1."
+        max_length=20, blank=True, help_text=_lazy("The rule behind a penalty's change: 905.1.")
     )
 
     class Meta:
@@ -528,33 +552,33 @@ class EventLog(models.Model):
         ordering = ["-at", "-pk"]
 
     # What the dashboard's log says for each action code (the codes stay in the data,
-    # the API and exports; people read these).
+    # the API and exports; people read these, in their language).
     WORDS = {
-        "pair": "paired the round",
-        "repair": "paired the round again",
-        "swap": "swapped two players' seats",
-        "start": "started the round",
-        "close": "closed the round",
-        "top_cut": "started the top cut",
-        "top_cut_round": "paired the next round of the top cut",
-        "finish": "finished the event",
-        "edit": "edited the event",
-        "check_in": "checked players in",
-        "drop": "dropped a player",
-        "late_entry": "added a late entry",
-        "pin": "pinned a player to a table",
-        "import": "imported the event",
-        "decklist_reminder": "sent decklist reminders",
-        "unlock_decklist": "unlocked a decklist",
-        "time_extension": "granted a time extension",
-        "time_extension_removed": "removed a time extension",
-        "game_loss": "applied a game loss",
-        "undo_game_loss": "undid a game loss",
-        "match_loss": "applied a match loss",
-        "undo_match_loss": "undid a match loss",
-        "reinstate": "reinstated a player",
-        "merge_walk_in": "merged a walk-in entry into an account",
-        "merge_accounts": "moved an entry to the player's other account",
+        "pair": _lazy("paired the round"),
+        "repair": _lazy("paired the round again"),
+        "swap": _lazy("swapped two players' seats"),
+        "start": _lazy("started the round"),
+        "close": _lazy("closed the round"),
+        "top_cut": _lazy("started the top cut"),
+        "top_cut_round": _lazy("paired the next round of the top cut"),
+        "finish": _lazy("finished the event"),
+        "edit": _lazy("edited the event"),
+        "check_in": _lazy("checked players in"),
+        "drop": _lazy("dropped a player"),
+        "late_entry": _lazy("added a late entry"),
+        "pin": _lazy("pinned a player to a table"),
+        "import": _lazy("imported the event"),
+        "decklist_reminder": _lazy("sent decklist reminders"),
+        "unlock_decklist": _lazy("unlocked a decklist"),
+        "time_extension": _lazy("granted a time extension"),
+        "time_extension_removed": _lazy("removed a time extension"),
+        "game_loss": _lazy("applied a game loss"),
+        "undo_game_loss": _lazy("undid a game loss"),
+        "match_loss": _lazy("applied a match loss"),
+        "undo_match_loss": _lazy("undid a match loss"),
+        "reinstate": _lazy("reinstated a player"),
+        "merge_walk_in": _lazy("merged a walk-in entry into an account"),
+        "merge_accounts": _lazy("moved an entry to the player's other account"),
     }
 
     def __str__(self) -> str:
@@ -564,5 +588,5 @@ class EventLog(models.Model):
     def words(self) -> str:
         """The action as a person reads it ("closed the round"), the code if it is new."""
         if self.action == "drop" and self.data.get("disqualified"):
-            return "disqualified a player"
-        return self.WORDS.get(self.action, self.action.replace("_", " "))
+            return _("disqualified a player")
+        return str(self.WORDS.get(self.action, self.action.replace("_", " ")))

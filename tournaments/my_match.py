@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from pairing.placings import stage_phrase
 from tournaments.match_games import Score, check_score, games_needed
 
@@ -28,8 +30,12 @@ def seat_text(match: Match, me: Registration) -> str:
     """ "Round 4 — table 12 vs Grace Hopper", or "Round 4 — you have the bye"."""
     opponent = opponent_of(match, me)
     if opponent is None:
-        return f"Round {match.round.number} — you have the bye"
-    return f"Round {match.round.number} — table {match.table} vs {opponent.display_name}"
+        return _("Round %(number)s — you have the bye") % {"number": match.round.number}
+    return _("Round %(number)s — table %(table)s vs %(opponent)s") % {
+        "number": match.round.number,
+        "table": match.table,
+        "opponent": opponent.display_name,
+    }
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,10 @@ class TapScore:
     @property
     def outcome(self) -> str:
         if self.score.a > self.score.b:
-            return "you won"
+            return _("you won")
         if self.score.a < self.score.b:
-            return "you lost"
-        return "a draw"
+            return _("you lost")
+        return _("a draw")
 
     @property
     def is_draw(self) -> bool:
@@ -57,7 +63,7 @@ class TapScore:
     @property
     def question(self) -> str:
         """What the page asks before it reports: "Report 2-1 (you won)?"."""
-        return f"Report {self.text} ({self.outcome})?"
+        return _("Report %(score)s (%(outcome)s)?") % {"score": self.text, "outcome": self.outcome}
 
 
 def tap_scores(match_format: str, top_cut: bool = False) -> list[TapScore]:
@@ -106,25 +112,59 @@ def idle_text(
     """
     place = placing["place_label"] if placing and placing.get("decided") else None
     if me.disqualified:
-        return Idle("You were disqualified from this event.", "You will not be paired again.")
+        return Idle(_("You were disqualified from this event."), _("You will not be paired again."))
     if me.status == "dropped":
-        after = me.dropped_after_round
-        title = f"You dropped after round {after}." if after else "You dropped from this event."
-        hint = "You will not be paired again."
-        if place and event_over:
-            hint += f" You finished {place}."
-        return Idle(title, hint)
+        return _dropped(me.dropped_after_round, place if event_over else None)
     if event_over and place:
         return Idle(
-            f"The event is over: you finished {place}.",
-            "Thank you for playing. The final placings are on the standings page.",
+            _("The event is over: you finished %(place)s.") % {"place": place},
+            _("Thank you for playing. The final placings are on the standings page."),
         )
     if cut_now and place:
-        cut = placing.get("cut")
-        how = f"You lost in {stage_phrase(cut)}." if cut else "You did not make the top cut."
         return Idle(
-            f"You finished {place}.",
-            f"{how} The top cut continues with {stage_phrase(cut_now)}: "
-            "follow it on the Top cut page.",
+            _("You finished %(place)s.") % {"place": place},
+            _cut_hint(placing.get("cut"), cut_now),
         )
     return None
+
+
+def _dropped(after: int | None, place: str | None) -> Idle:
+    title = (
+        _("You dropped after round %(number)s.") % {"number": after}
+        if after
+        else _("You dropped from this event.")
+    )
+    if place:
+        hint = _("You will not be paired again. You finished %(place)s.") % {"place": place}
+    else:
+        hint = _("You will not be paired again.")
+    return Idle(title, hint)
+
+
+def _cut_hint(cut: str | None, cut_now: str) -> str:
+    """Where the player's cut ended, and which round of it is being played now."""
+    now = _stage_words(cut_now)
+    if cut:
+        return _(
+            "You lost in %(stage)s. The top cut continues with %(now)s: follow it on the "
+            "Top cut page."
+        ) % {"stage": _stage_words(cut), "now": now}
+    return _(
+        "You did not make the top cut. The top cut continues with %(now)s: follow it on the "
+        "Top cut page."
+    ) % {"now": now}
+
+
+def _stage_words(stage: str) -> str:
+    """``pairing.placings.stage_phrase`` in the reader's language ("the semifinals")."""
+    known = {
+        "final": _("the final"),
+        "semifinal": _("the semifinals"),
+        "quarterfinal": _("the quarterfinals"),
+    }
+    if stage in known:
+        return known[stage]
+    players = stage.removeprefix("round of ")
+    if players.isdigit():
+        return _("the round of %(players)s") % {"players": players}
+    return stage_phrase(stage)

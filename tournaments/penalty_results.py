@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules_engine.iacta.tournament import DQ, GAME_LOSS, MATCH_LOSS
 from tournaments.match_games import MatchGames
@@ -132,9 +133,12 @@ def _locked(match: Match, player: Registration) -> tuple[Match, Registration]:
     match = locked_match(match)
     player = Registration.objects.select_for_update().select_related("event").get(pk=player.pk)
     if match.is_bye:
-        raise ServiceError("A bye has no result a penalty can change.")
+        raise ServiceError(_("A bye has no result a penalty can change."))
     if player.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError(f"{player.display_name} is not a player of table {match.table}.")
+        raise ServiceError(
+            _("%(player)s is not a player of table %(table)s.")
+            % {"player": player.display_name, "table": match.table}
+        )
     return match, player
 
 

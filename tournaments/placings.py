@@ -12,6 +12,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from pairing.placings import (
     PlacingsInputError,
     final_placings,
@@ -28,15 +30,26 @@ logger = logging.getLogger(__name__)
 
 
 def cut_text(row: dict[str, Any]) -> str:
-    """How far a player went in the top cut, in words ("Lost in the semifinals")."""
+    """How far a player went in the top cut, in words ("Lost in the semifinals"): a
+    whole phrase for each stage ``pairing.placings.stage_name`` names."""
     cut = row.get("cut")
     if cut is None:
         return ""
     if cut == "winner":
-        return "Won the final"
-    if row.get("decided"):
-        return f"Lost in {stage_phrase(cut)}"
-    return f"In {stage_phrase(cut)}"
+        return _("Won the final")
+    lost = bool(row.get("decided"))
+    if cut == "final":
+        return _("Lost in the final") if lost else _("In the final")
+    if cut == "semifinal":
+        return _("Lost in the semifinals") if lost else _("In the semifinals")
+    if cut == "quarterfinal":
+        return _("Lost in the quarterfinals") if lost else _("In the quarterfinals")
+    players = cut.removeprefix("round of ")
+    if players.isdigit():
+        if lost:
+            return _("Lost in the round of %(players)s") % {"players": players}
+        return _("In the round of %(players)s") % {"players": players}
+    return f"Lost in {stage_phrase(cut)}" if lost else f"In {stage_phrase(cut)}"
 
 
 def _described(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ write every change as a ``ResultChange``.
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments import live
@@ -53,8 +54,15 @@ def check_forced_games(games: MatchGames, match: Match) -> None:
     if uncounted is not None:
         loser = match.player_b if uncounted.winner == match.player_a_id else match.player_a
         raise ServiceError(
-            f"Game {uncounted.game} was a {CONSEQUENCE_NAMES[GAME_LOSS]} for "
-            f"{loser.display_name} (a penalty): the score must count it.",
+            _(
+                "Game %(game)s was a %(penalty)s for %(player)s (a penalty): "
+                "the score must count it."
+            )
+            % {
+                "game": uncounted.game,
+                "penalty": CONSEQUENCE_NAMES[GAME_LOSS],
+                "player": loser.display_name,
+            },
             "score",
         )
 
@@ -97,23 +105,34 @@ def locked_match(match: Match) -> Match:
 
 def _check_open(match: Match) -> None:
     if match.is_bye:
-        raise ServiceError("A bye needs no result.")
+        raise ServiceError(_("A bye needs no result."))
     if match.round.status == Round.Status.CLOSED:
-        raise ServiceError(f"Round {match.round.number} is closed: ask a judge to correct it.")
+        raise ServiceError(
+            _("Round %(round)s is closed: ask a judge to correct it.")
+            % {"round": match.round.number}
+        )
 
 
 def _check_not_disputed(match: Match) -> None:
     """A disputed match waits for a judge: no player's word changes it any more."""
     if match.status == Match.Status.DISPUTED:
         raise ServiceError(
-            f"A judge has been called to table {match.table}: "
-            "only a judge can change this result now."
+            _(
+                "A judge has been called to table %(table)s: "
+                "only a judge can change this result now."
+            )
+            % {"table": match.table}
         )
 
 
 def _check_player(match: Match, player: Registration, doing: str) -> None:
     if player.pk not in (match.player_a_id, match.player_b_id):
-        raise ServiceError(f"Only the two players of a match may {doing} its result.")
+        refusals = {
+            "report": _("Only the two players of a match may report its result."),
+            "confirm": _("Only the two players of a match may confirm its result."),
+            "dispute": _("Only the two players of a match may dispute its result."),
+        }
+        raise ServiceError(refusals[doing])
 
 
 def record_claim(
@@ -173,7 +192,7 @@ def report_result(match: Match, reporter: Registration, score: Score, actor) -> 
     _check_not_disputed(match)
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     if match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
-        raise ServiceError("This result is already confirmed: ask a judge to change it.")
+        raise ServiceError(_("This result is already confirmed: ask a judge to change it."))
     before = snapshot(match)
     games = games_of(match).with_score(score)
     check_forced_games(games, match)
@@ -209,9 +228,9 @@ def confirm_result(match: Match, confirmer: Registration, actor) -> Match:
     _check_player(match, confirmer, "confirm")
     _check_not_disputed(match)
     if match.status != Match.Status.REPORTED:
-        raise ServiceError("There is no reported result to confirm.")
+        raise ServiceError(_("There is no reported result to confirm."))
     if confirmer.pk == match.reported_by_id:
-        raise ServiceError("Your opponent must confirm the result you reported.")
+        raise ServiceError(_("Your opponent must confirm the result you reported."))
     before = snapshot(match)
     match.status = Match.Status.CONFIRMED
     match.games = _reported(match).stored()
@@ -240,7 +259,7 @@ def dispute_result(
     _check_player(match, disputer, "dispute")
     _check_not_disputed(match)
     if match.status != Match.Status.REPORTED or disputer.pk == match.reported_by_id:
-        raise ServiceError("Only the opponent of the reporting player may dispute a report.")
+        raise ServiceError(_("Only the opponent of the reporting player may dispute a report."))
     claimed = None
     if score is not None:
         top_cut = match.round.kind == Round.Kind.TOP_CUT
@@ -262,16 +281,22 @@ def reason_needed(match: Match, games: MatchGames) -> str | None:
     or confirmed: each overrides what someone relied on, so the log must say why.
     """
     if match.round.status == Round.Status.CLOSED:
-        return f"Round {match.round.number} is closed: give a reason for the correction."
+        return _("Round %(round)s is closed: give a reason for the correction.") % {
+            "round": match.round.number
+        }
     if match.status == Match.Status.DISPUTED:
-        return "Settling a dispute overrides a player's report: give a reason."
+        return _("Settling a dispute overrides a player's report: give a reason.")
     players_said = match.status in (Match.Status.REPORTED, Match.Status.CONFIRMED)
     if players_said and not games.same_result(games_of(match)):
-        said = f"The players confirmed {games_of(match).score_text()}"
+        score = games_of(match).score_text()
         if match.status == Match.Status.REPORTED:
             reporter = next(p for p in match.players() if p.pk == match.reported_by_id)
-            said = f"{reporter.display_name} reported {games_of(match).score_text()}"
-        return f"{said}: give a reason for entering another result."
+            return _(
+                "%(player)s reported %(score)s: give a reason for entering another result."
+            ) % {"player": reporter.display_name, "score": score}
+        return _("The players confirmed %(score)s: give a reason for entering another result.") % {
+            "score": score
+        }
     return None
 
 
@@ -292,7 +317,7 @@ def enter_result(match: Match, score: Score, actor, reason: str = "") -> Match:
     limited("reason", reason)
     match = locked_match(match)
     if match.is_bye:
-        raise ServiceError("A bye needs no result.")
+        raise ServiceError(_("A bye needs no result."))
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     games = games_of(match).with_score(score)
     check_forced_games(games, match)

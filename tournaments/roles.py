@@ -7,6 +7,8 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.local_time import show_event_times
 from tournaments.models import Event, EventRole, Registration
@@ -14,6 +16,21 @@ from tournaments.models import Event, EventRole, Registration
 ORGANISER = EventRole.Role.ORGANISER
 JUDGE = EventRole.Role.JUDGE
 PLAYER = "player"
+
+# The staff a refusal names ("Only this event's organisers may …"), by the roles asked
+# for. The English of two roles has always read "organiser or judges".
+_WHO_MAY = {
+    (ORGANISER,): _lazy("organisers"),
+    (JUDGE,): _lazy("judges"),
+    (ORGANISER, JUDGE): _lazy("organiser or judges"),
+    (JUDGE, ORGANISER): _lazy("judge or organisers"),
+}
+
+
+def who_may(wanted) -> str:
+    """The roles ``wanted`` as a refusal names them: "organisers", "organiser or judges"."""
+    words = _WHO_MAY.get(tuple(wanted))
+    return str(words) if words is not None else f"{' or '.join(wanted)}s"
 
 
 def roles_in(user, event: Event) -> frozenset[str]:
@@ -60,8 +77,9 @@ def event_role_required(*wanted: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_role(request.user, event, *wanted):
-                needed = " or ".join(wanted)
-                raise PermissionDenied(f"Only this event's {needed}s may open this page.")
+                raise PermissionDenied(
+                    _("Only this event's %(who)s may open this page.") % {"who": who_may(wanted)}
+                )
             return view(request, event, *args, **kwargs)
 
         wrapper.event_roles = frozenset(wanted)

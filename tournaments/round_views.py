@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import (
@@ -172,13 +174,17 @@ def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
     players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
     sent, unreachable = decklist_gate.remind(event, players, request.user)
     if sent:
-        messages.success(request, f"Reminder e-mailed to {', '.join(sent)}.")
+        messages.success(
+            request, _("Reminder e-mailed to %(players)s.") % {"players": ", ".join(sent)}
+        )
     if unreachable:
         messages.warning(
-            request, f"No e-mail address for {', '.join(unreachable)}: tell them in person."
+            request,
+            _("No e-mail address for %(players)s: tell them in person.")
+            % {"players": ", ".join(unreachable)},
         )
     if not sent and not unreachable:
-        messages.info(request, "Everyone has a legal submitted decklist: nobody to remind.")
+        messages.info(request, _("Everyone has a legal submitted decklist: nobody to remind."))
     return redirect("tournaments:manage", event.pk)
 
 
@@ -188,7 +194,7 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
     action = request.POST.get("action", "")
     step = rounds.next_step(event)
     if step is None or action != step[0] or action not in STEP_ACTIONS:
-        messages.error(request, "That step is not the next one any more: the page was stale.")
+        messages.error(request, _("That step is not the next one any more: the page was stale."))
         return redirect("tournaments:manage", event.pk)
     blocked = event_state.pairing_blocker(event) if action == "pair" else None
     if blocked:
@@ -205,7 +211,7 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Done: {step[1]}.")
+        messages.success(request, _("Done: %(step)s.") % {"step": step[1]})
     return redirect("tournaments:manage", event.pk)
 
 
@@ -218,7 +224,10 @@ def repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Round {number} paired again; the old pairing is logged.")
+        messages.success(
+            request,
+            _("Round %(round)s paired again; the old pairing is logged.") % {"round": number},
+        )
     return redirect("tournaments:manage", event.pk)
 
 
@@ -231,11 +240,15 @@ def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         second = event.registrations.get(pk=whole_number(request.POST.get("second")) or 0)
         rounds.swap_players(round_, first, second, request.user, request.POST.get("reason", ""))
     except Registration.DoesNotExist:
-        messages.error(request, "Choose the two players to swap.")
+        messages.error(request, _("Choose the two players to swap."))
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Swapped {first.display_name} and {second.display_name}.")
+        messages.success(
+            request,
+            _("Swapped %(first)s and %(second)s.")
+            % {"first": first.display_name, "second": second.display_name},
+        )
     return redirect("tournaments:manage", event.pk)
 
 
@@ -256,9 +269,11 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         context = {"event": event, "m": match, "round": match.round, "row_error": error}
         return render(request, "tournaments/_match_row.html", context)
     if error:
-        messages.error(request, f"Table {match.table}: {error}")
+        messages.error(
+            request, _("Table %(table)s: %(error)s") % {"table": match.table, "error": error}
+        )
     else:
-        messages.success(request, f"Table {match.table}: result saved.")
+        messages.success(request, _("Table %(table)s: result saved.") % {"table": match.table})
     back = request.POST.get("next", "")
     # Only a path on this site: redirect() would read any other word as a URL name.
     if back.startswith("/") and url_has_allowed_host_and_scheme(back, {request.get_host()}):
@@ -274,7 +289,11 @@ def check_in(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
     changed = services.check_in(event, ids, request.user)
-    messages.success(request, f"{changed} player(s) checked in.")
+    # The English has always said "player(s)" for one and many alike.
+    checked = ngettext(
+        "%(count)s player(s) checked in.", "%(count)s player(s) checked in.", changed
+    )
+    messages.success(request, checked % {"count": changed})
     return redirect("tournaments:manage", event.pk)
 
 
@@ -287,7 +306,10 @@ def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpRespon
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{registration.display_name} is dropped from the next round.")
+        messages.success(
+            request,
+            _("%(player)s is dropped from the next round.") % {"player": registration.display_name},
+        )
     return redirect("tournaments:manage", event.pk)
 
 
@@ -310,21 +332,23 @@ def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
 def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     fields = Reader(request.POST)
-    table = fields.integer("table", required=False, message=services.TABLE_PIN_RULE)
+    table = fields.integer("table", required=False, message=services.table_pin_rule())
     try:
         fields.check()
         services.pin_table(event, registration, table, request.user)
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{registration.display_name}: table pin saved.")
+        messages.success(
+            request, _("%(player)s: table pin saved.") % {"player": registration.display_name}
+        )
     return redirect("tournaments:manage", event.pk)
 
 
 def _my_registration(request: HttpRequest, event: Event) -> Registration:
     registration = Registration.objects.filter(event=event, user=request.user).first()
     if registration is None:
-        raise PermissionDenied("You are not a player in this event.")
+        raise PermissionDenied(_("You are not a player in this event."))
     return registration
 
 
@@ -425,16 +449,16 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
             reason = request.POST.get("reason", "")
             match = results.dispute_result(match, me, request.user, reason, claimed)
         else:
-            raise ServiceError("Unknown action.")
+            raise ServiceError(_("Unknown action."))
     except ServiceError as exc:
         messages.error(request, str(exc))
         return
     notes = {
-        Match.Status.REPORTED: "Result reported: your opponent confirms it on their page.",
-        Match.Status.CONFIRMED: "Result confirmed. Thank you!",
-        Match.Status.DISPUTED: "The reports disagree: a judge is coming to your table.",
+        Match.Status.REPORTED: _("Result reported: your opponent confirms it on their page."),
+        Match.Status.CONFIRMED: _("Result confirmed. Thank you!"),
+        Match.Status.DISPUTED: _("The reports disagree: a judge is coming to your table."),
     }
-    messages.success(request, notes.get(match.status, "Saved."))
+    messages.success(request, notes.get(match.status) or _("Saved."))
 
 
 @login_required
@@ -449,7 +473,9 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
     me = next((p for p in match.players() if p.user_id == request.user.pk), None)
     staff = has_role(request.user, event, ORGANISER, JUDGE)
     if me is None and not staff:
-        raise PermissionDenied("Only the players of this match and the event's staff may open it.")
+        raise PermissionDenied(
+            _("Only the players of this match and the event's staff may open it.")
+        )
     if request.method == "POST" and me is not None:
         _player_result_action(request, match, me)
         return redirect("tournaments:match", event.pk, match.pk)
@@ -479,7 +505,7 @@ def drop_self(request: HttpRequest, event_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "You have dropped; you will not be paired again. Thanks!")
+        messages.success(request, _("You have dropped; you will not be paired again. Thanks!"))
     return redirect(event)
 
 

@@ -11,6 +11,8 @@ from collections.abc import Collection
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from pairing import bracket, swiss
 from tournaments import decklist_gate, event_state, live, pairing_notes, snapshots
@@ -50,13 +52,15 @@ def _next_swiss_number(event: Event) -> int:
         return 1
     if last.status != Round.Status.CLOSED:
         raise ServiceError(
-            f"Round {last.number} is not closed yet: enter its missing results and close it first."
+            _("Round %(round)s is not closed yet: enter its missing results and close it first.")
+            % {"round": last.number}
         )
     if last.kind == Round.Kind.TOP_CUT:
-        raise ServiceError("The top cut has started: Swiss rounds are over.")
+        raise ServiceError(_("The top cut has started: Swiss rounds are over."))
     if last.number >= swiss_round_count(event):
         raise ServiceError(
-            f"All {swiss_round_count(event)} Swiss rounds are played: cut to the top or finish."
+            _("All %(count)s Swiss rounds are played: cut to the top or finish.")
+            % {"count": swiss_round_count(event)}
         )
     return last.number + 1
 
@@ -82,8 +86,14 @@ def pair_next_round(
         raise ServiceError(event_state.pairing_blocker(event))
     history = EventHistory.read(event)
     if len(history.active_in(number)) < 2:
-        hint = " Check players in first." if number == 1 else ""
-        raise ServiceError(f"Round {number} needs at least two active players.{hint}")
+        if number == 1:
+            raise ServiceError(
+                _("Round %(round)s needs at least two active players. Check players in first.")
+                % {"round": number}
+            )
+        raise ServiceError(
+            _("Round %(round)s needs at least two active players.") % {"round": number}
+        )
     gate = {}
     if number == 1:
         gate = decklist_gate.gate_round_one(
@@ -93,7 +103,10 @@ def pair_next_round(
             history = EventHistory.read(event)
             if len(history.active_in(1)) < 2:
                 raise ServiceError(
-                    "Round 1 needs at least two players with a legal decklist: nobody was dropped."
+                    _(
+                        "Round 1 needs at least two players with a legal decklist: "
+                        "nobody was dropped."
+                    )
                 )
     round_ = Round.objects.create(
         event=event, number=number, kind=Round.Kind.SWISS, seed=_seed_for(event, number, 0)
@@ -186,11 +199,14 @@ def repair_round(round_: Round, actor, reason: str) -> Round:
     _locked(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
-        raise ServiceError("Give a reason for re-pairing: it is logged.")
+        raise ServiceError(_("Give a reason for re-pairing: it is logged."))
     if round_.kind != Round.Kind.SWISS:
-        raise ServiceError("Only Swiss rounds can be re-paired.")
+        raise ServiceError(_("Only Swiss rounds can be re-paired."))
     if round_.status == Round.Status.CLOSED or _results_entered(round_):
-        raise ServiceError(f"Round {round_.number} already has results: it cannot be re-paired.")
+        raise ServiceError(
+            _("Round %(round)s already has results: it cannot be re-paired.")
+            % {"round": round_.number}
+        )
     before = _pair_list(round_)
     round_.matches.all().delete()
     attempts = EventLog.objects.filter(
@@ -224,24 +240,26 @@ def swap_players(round_: Round, first: Registration, second: Registration, actor
     limited("reason", reason)
     _locked(round_.event)
     if not reason.strip():
-        raise ServiceError("Give a reason for the swap: it is logged.")
+        raise ServiceError(_("Give a reason for the swap: it is logged."))
     if first.pk == second.pk:
-        raise ServiceError("Choose two different players to swap.")
+        raise ServiceError(_("Choose two different players to swap."))
     seat_a = _seat_of(round_, first)
     seat_b = _seat_of(round_, second)
     if seat_a[0].pk == seat_b[0].pk:
-        raise ServiceError("Those two players are already playing each other.")
-    for match, _ in (seat_a, seat_b):
+        raise ServiceError(_("Those two players are already playing each other."))
+    for match, _field in (seat_a, seat_b):
         if match.is_bye or match.status != Match.Status.PENDING:
-            raise ServiceError(f"Table {match.table} already has a result or is a bye.")
+            raise ServiceError(
+                _("Table %(table)s already has a result or is a bye.") % {"table": match.table}
+            )
     (match_a, field_a), (match_b, field_b) = seat_a, seat_b
     setattr(match_a, field_a, second)
     setattr(match_b, field_b, first)
     for match in (match_a, match_b):
         if _have_met(round_, match.player_a, match.player_b):
             raise ServiceError(
-                f"{match.player_a.display_name} and {match.player_b.display_name} "
-                "have already played each other."
+                _("%(first)s and %(second)s have already played each other.")
+                % {"first": match.player_a.display_name, "second": match.player_b.display_name}
             )
         match.explanation = ""
         match.save(update_fields=["player_a", "player_b", "explanation"])
@@ -265,7 +283,10 @@ def _seat_of(round_: Round, registration: Registration) -> tuple[Match, str]:
             return match, "player_a"
         if match.player_b_id == registration.pk:
             return match, "player_b"
-    raise ServiceError(f"{registration.display_name} is not in round {round_.number}.")
+    raise ServiceError(
+        _("%(player)s is not in round %(round)s.")
+        % {"player": registration.display_name, "round": round_.number}
+    )
 
 
 def _have_met(round_: Round, a: Registration, b: Registration) -> bool:
@@ -282,7 +303,7 @@ def start_round(round_: Round, actor) -> Round:
     _locked(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.PAIRED:
-        raise ServiceError(f"Round {round_.number} has already started.")
+        raise ServiceError(_("Round %(round)s has already started.") % {"round": round_.number})
     round_.status = Round.Status.RUNNING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -299,13 +320,20 @@ def close_round(round_: Round, actor) -> Round:
     _locked(round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
-        raise ServiceError(f"Round {round_.number} is already closed.")
+        raise ServiceError(_("Round %(round)s is already closed.") % {"round": round_.number})
     missing = [m.table for m in round_.matches.all() if not m.has_result]
     if missing:
         tables = ", ".join(str(t) for t in missing[:12]) + ("…" if len(missing) > 12 else "")
+        # The English has always said "table(s)" for one and many alike.
+        refusal = ngettext(
+            "Round %(round)s cannot close: %(count)s table(s) have no confirmed result "
+            "(%(tables)s).",
+            "Round %(round)s cannot close: %(count)s table(s) have no confirmed result "
+            "(%(tables)s).",
+            len(missing),
+        )
         raise ServiceError(
-            f"Round {round_.number} cannot close: {len(missing)} table(s) have no confirmed "
-            f"result ({tables})."
+            refusal % {"round": round_.number, "count": len(missing), "tables": tables}
         )
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
@@ -331,17 +359,19 @@ def start_top_cut(event: Event, actor) -> Round:
     event = _locked(event)
     last = latest_round(event)
     if event.top_cut < 2:
-        raise ServiceError("This event has no top cut: set its size on the event first.")
+        raise ServiceError(_("This event has no top cut: set its size on the event first."))
     if last is None or last.kind != Round.Kind.SWISS or last.status != Round.Status.CLOSED:
-        raise ServiceError("Close the last Swiss round before cutting to the top.")
+        raise ServiceError(_("Close the last Swiss round before cutting to the top."))
     if last.number < swiss_round_count(event):
         raise ServiceError(
-            f"Only {last.number} of {swiss_round_count(event)} Swiss rounds are played."
+            _("Only %(played)s of %(count)s Swiss rounds are played.")
+            % {"played": last.number, "count": swiss_round_count(event)}
         )
     rows = [row for row in EventHistory.read(event).standings_rows() if _eligible_for_cut(row)]
     if len(rows) < event.top_cut:
         raise ServiceError(
-            f"Only {len(rows)} players can make a top {event.top_cut}: reduce the cut."
+            _("Only %(count)s players can make a top %(cut)s: reduce the cut.")
+            % {"count": len(rows), "cut": event.top_cut}
         )
     seeds = {i: row["registration"] for i, row in enumerate(rows[: event.top_cut], start=1)}
     round_ = Round.objects.create(event=event, number=last.number + 1, kind=Round.Kind.TOP_CUT)
@@ -375,9 +405,11 @@ def advance_top_cut(event: Event, actor) -> Round | None:
     event = _locked(event)
     last = latest_round(event)
     if last is None or last.kind != Round.Kind.TOP_CUT:
-        raise ServiceError("The top cut has not started.")
+        raise ServiceError(_("The top cut has not started."))
     if last.status != Round.Status.CLOSED:
-        raise ServiceError(f"Close round {last.number} before pairing the next one.")
+        raise ServiceError(
+            _("Close round %(round)s before pairing the next one.") % {"round": last.number}
+        )
     winners = round_winners(last)
     if len(winners) == 1:
         event.status = Event.Status.FINISHED
@@ -403,7 +435,9 @@ def finish_event(event: Event, actor) -> Event:
     event = _locked(event)
     last = latest_round(event)
     if last is not None and last.status != Round.Status.CLOSED:
-        raise ServiceError(f"Close round {last.number} before finishing the event.")
+        raise ServiceError(
+            _("Close round %(round)s before finishing the event.") % {"round": last.number}
+        )
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     EventLog.objects.create(event=event, actor=actor, action="finish")
@@ -417,14 +451,17 @@ def next_step(event: Event) -> tuple[str, str] | None:
         return None
     last = latest_round(event)
     if last is not None and last.status == Round.Status.PAIRED:
-        return ("start", f"Start round {last.number}")
+        return ("start", _("Start round %(round)s") % {"round": last.number})
     if last is not None and last.status == Round.Status.RUNNING:
-        return ("close", f"Close round {last.number}")
+        return ("close", _("Close round %(round)s") % {"round": last.number})
     if last is None or (last.kind == Round.Kind.SWISS and last.number < swiss_round_count(event)):
         number = 1 if last is None else last.number + 1
-        return ("pair", f"Pair round {number}")
+        return ("pair", _("Pair round %(round)s") % {"round": number})
     if last.kind == Round.Kind.SWISS and event.top_cut >= 2:
-        return ("top_cut", f"Cut to the top {event.top_cut}")
+        return ("top_cut", _("Cut to the top %(cut)s") % {"cut": event.top_cut})
     if last.kind == Round.Kind.TOP_CUT and last.matches.count() > 1:
-        return ("advance", f"Pair round {last.number + 1} of the top cut")
-    return ("finish", "Finish the event")
+        return (
+            "advance",
+            _("Pair round %(round)s of the top cut") % {"round": last.number + 1},
+        )
+    return ("finish", _("Finish the event"))

@@ -11,6 +11,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import live
 from tournaments.models import Event, EventLog, EventRole, Registration
@@ -19,8 +21,20 @@ from web.errors import FieldError, ServiceError
 from web.inputs import limited, too_long
 
 MAX_TABLE = 2_147_483_647  # the table pin's column ceiling (the API documents it)
-TABLE_PIN_RULE = f"A table pin is a table number from 1 to {MAX_TABLE:,}, or empty to clear it."
-TOP_CUT_RULE = "The top cut must be 0 or a power of two (2, 4, 8, …)."
+# The rules as sentences: the constants are the English (the API's docs and the tests read
+# them); a refusal says them in the active language (table_pin_rule(), _(TOP_CUT_RULE)).
+_TABLE_PIN_RULE = gettext_noop(
+    "A table pin is a table number from 1 to %(limit)s, or empty to clear it."
+)
+TABLE_PIN_RULE = _TABLE_PIN_RULE % {"limit": f"{MAX_TABLE:,}"}
+TOP_CUT_RULE = gettext_noop("The top cut must be 0 or a power of two (2, 4, 8, …).")
+
+
+def table_pin_rule() -> str:
+    """:data:`TABLE_PIN_RULE` in the active language."""
+    return _(_TABLE_PIN_RULE) % {"limit": f"{MAX_TABLE:,}"}
+
+
 EDITABLE_EVENT_FIELDS = (
     "name",
     "game",
@@ -72,7 +86,7 @@ def create_event(organiser, **fields) -> Event:
 def check_top_cut(cut: int) -> None:
     """A single-elimination bracket needs a power of two players (or no cut at all)."""
     if cut and cut & (cut - 1):
-        raise ServiceError(TOP_CUT_RULE, field="top_cut")
+        raise ServiceError(_(TOP_CUT_RULE), field="top_cut")
 
 
 def _model_problems(event: Event, fields: list[str]) -> list[FieldError]:
@@ -99,7 +113,8 @@ def update_event(event: Event, actor, **fields: Any) -> Event:
     unknown = sorted(set(fields) - set(EDITABLE_EVENT_FIELDS))
     if unknown:
         raise ServiceError.of(
-            FieldError(field=name, message=f"{name} cannot be changed here.") for name in unknown
+            FieldError(field=name, message=_("%(field)s cannot be changed here.") % {"field": name})
+            for name in unknown
         )
     event = Event.objects.select_for_update().get(pk=event.pk)
     changed = sorted(name for name, value in fields.items() if getattr(event, name) != value)
@@ -126,10 +141,10 @@ def register_player(event: Event, user) -> Registration:
     """Register ``user``; past the cap they join the waiting list instead."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if not event.registration_open:
-        raise ServiceError("Registration for this event is closed.")
+        raise ServiceError(_("Registration for this event is closed."))
     existing = Registration.objects.filter(event=event, user=user).first()
     if existing and existing.status != Registration.Status.DROPPED:
-        raise ServiceError("You are already registered for this event.")
+        raise ServiceError(_("You are already registered for this event."))
     taken = event.registrations.filter(status=Registration.Status.REGISTERED).count()
     full = event.registration_cap is not None and taken >= event.registration_cap
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
@@ -147,9 +162,9 @@ def withdraw_player(event: Event, user) -> None:
     event = Event.objects.select_for_update().get(pk=event.pk)
     registration = Registration.objects.filter(event=event, user=user).first()
     if registration is None or registration.status == Registration.Status.DROPPED:
-        raise ServiceError("You are not registered for this event.")
+        raise ServiceError(_("You are not registered for this event."))
     if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
-        raise ServiceError("The event has started: ask the organiser to drop you.")
+        raise ServiceError(_("The event has started: ask the organiser to drop you."))
     was_seated = registration.status == Registration.Status.REGISTERED
     registration.delete()
     results_changed(event)
@@ -168,7 +183,10 @@ def _account_called(username: str):
     """The account with this name (any case), or a refusal naming the field."""
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise ServiceError(f"No account is called {username.strip()!r}.", field="username")
+        raise ServiceError(
+            _("No account is called %(username)s.") % {"username": repr(username.strip())},
+            field="username",
+        )
     return user
 
 
@@ -176,11 +194,16 @@ def _account_called(username: str):
 def grant_role(event: Event, username: str, role: str) -> EventRole:
     """Make an existing user an organiser or judge of ``event``."""
     if role not in EventRole.Role.values:
-        raise ServiceError(f"Unknown role {role!r}.")
+        raise ServiceError(_("Unknown role %(role)s.") % {"role": repr(role)})
     user = _account_called(username)
     grant, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
     if not created:
-        raise ServiceError(f"{user.username} is already a {grant.get_role_display().lower()}.")
+        # The English has always read "a organiser".
+        already = {
+            EventRole.Role.ORGANISER: _("%(username)s is already a organiser."),
+            EventRole.Role.JUDGE: _("%(username)s is already a judge."),
+        }
+        raise ServiceError(already[grant.role] % {"username": user.username})
     return grant
 
 
@@ -188,10 +211,10 @@ def grant_role(event: Event, username: str, role: str) -> EventRole:
 def revoke_role(event: Event, grant_id: int) -> None:
     grant = EventRole.objects.select_for_update().filter(event=event, pk=grant_id).first()
     if grant is None:
-        raise ServiceError("That role grant no longer exists.")
+        raise ServiceError(_("That role grant no longer exists."))
     organisers = EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER)
     if grant.role == EventRole.Role.ORGANISER and organisers.count() == 1:
-        raise ServiceError("An event needs at least one organiser.")
+        raise ServiceError(_("An event needs at least one organiser."))
     grant.delete()
 
 
@@ -221,7 +244,9 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
     event = Event.objects.select_for_update().get(pk=event.pk)
     registration = Registration.objects.select_for_update().get(pk=registration.pk, event=event)
     if registration.status == Registration.Status.DROPPED:
-        raise ServiceError(f"{registration.display_name} has already dropped.")
+        raise ServiceError(
+            _("%(player)s has already dropped.") % {"player": registration.display_name}
+        )
     registration.status = Registration.Status.DROPPED
     registration.dropped_after_round = _last_round_number(event)
     registration.save(update_fields=["status", "dropped_after_round"])
@@ -251,14 +276,16 @@ def add_late_entry(
         user = _account_called(username)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if user is None and not name.strip():
-        raise ServiceError("Give the late player's account or name.")
+        raise ServiceError(_("Give the late player's account or name."))
     if (
         user is not None
         and Registration.objects.filter(event=event, user=user)
         .exclude(status=Registration.Status.WAITLISTED)
         .exists()
     ):
-        raise ServiceError(f"{user.username} is already in this event.")
+        raise ServiceError(
+            _("%(username)s is already in this event.") % {"username": user.username}
+        )
     joined = _last_round_number(event) + 1
     fields = {
         "name": name.strip(),
@@ -267,7 +294,7 @@ def add_late_entry(
         "joined_round": joined,
     }
     if user is not None:  # a waiting-list entry is promoted rather than duplicated
-        registration, _ = Registration.objects.update_or_create(
+        registration, _created = Registration.objects.update_or_create(
             event=event, user=user, defaults=fields
         )
     else:
@@ -288,11 +315,18 @@ def entry_added_text(registration: Registration) -> str:
     name = registration.display_name
     joined = registration.joined_round
     if joined <= 1:
-        return f"{name} is entered and checked in for round 1."
+        return _("%(player)s is entered and checked in for round 1.") % {"player": name}
     if joined == 2:
-        return f"{name} joins from round 2; round 1 counts as a loss."
-    missed = "1 and 2" if joined == 3 else f"1 to {joined - 1}"
-    return f"{name} joins from round {joined}; rounds {missed} count as losses."
+        return _("%(player)s joins from round 2; round 1 counts as a loss.") % {"player": name}
+    if joined == 3:
+        return _("%(player)s joins from round 3; rounds 1 and 2 count as losses.") % {
+            "player": name
+        }
+    return _("%(player)s joins from round %(round)s; rounds 1 to %(last)s count as losses.") % {
+        "player": name,
+        "round": joined,
+        "last": joined - 1,
+    }
 
 
 def check_table_pin(table: int | None) -> None:
@@ -300,7 +334,7 @@ def check_table_pin(table: int | None) -> None:
     if table is None:
         return
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE:
-        raise ServiceError(TABLE_PIN_RULE, field="table")
+        raise ServiceError(table_pin_rule(), field="table")
 
 
 @transaction.atomic
@@ -312,7 +346,7 @@ def pin_table(event: Event, registration: Registration, table: int | None, actor
         Registration.objects.select_for_update().filter(pk=registration.pk, event=event).first()
     )
     if registration is None:
-        raise ServiceError("No such registration in this event.", field="registration")
+        raise ServiceError(_("No such registration in this event."), field="registration")
     registration.table_pin = table
     registration.save(update_fields=["table_pin"])
     EventLog.objects.create(
@@ -336,14 +370,20 @@ def merge_walk_in(registration: Registration, username: str, actor) -> Registrat
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.user_id is not None:
         raise ServiceError(
-            f"{registration.display_name} already plays with an account: only a walk-in "
-            "entry can be merged into one.",
+            _(
+                "%(player)s already plays with an account: only a walk-in "
+                "entry can be merged into one."
+            )
+            % {"player": registration.display_name},
             field="registration",
         )
     if Registration.objects.filter(event=event, user=account).exists():
         raise ServiceError(
-            f"{account.username} also played in {event.name}: one person cannot hold both "
-            "entries, so nothing was merged.",
+            _(
+                "%(username)s also played in %(event)s: one person cannot hold both "
+                "entries, so nothing was merged."
+            )
+            % {"username": account.username, "event": event.name},
             field="username",
         )
     registration.user = account
@@ -368,7 +408,7 @@ def merge_accounts(duplicate, kept, actor) -> int:
     Refused, with nothing moved, when both accounts played one event: the events are
     named, so site staff can settle them first. Returns the number of entries moved."""
     if duplicate.pk == kept.pk:
-        raise ServiceError("Choose two different accounts.", field="username")
+        raise ServiceError(_("Choose two different accounts."), field="username")
     moving = list(Registration.objects.select_for_update().filter(user=duplicate))
     shared = Event.objects.filter(
         registrations__user=kept, pk__in=[r.event_id for r in moving]
@@ -376,8 +416,11 @@ def merge_accounts(duplicate, kept, actor) -> int:
     if shared.exists():
         names = ", ".join(event.name for event in shared[:5])
         raise ServiceError(
-            f"{duplicate.username} and {kept.username} both played in {names}: an event "
-            "cannot have one person twice, so nothing was merged.",
+            _(
+                "%(first)s and %(second)s both played in %(events)s: an event "
+                "cannot have one person twice, so nothing was merged."
+            )
+            % {"first": duplicate.username, "second": kept.username, "events": names},
             field="username",
         )
     for registration in moving:

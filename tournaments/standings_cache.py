@@ -10,7 +10,9 @@ version, so each state is computed once and a change shows on the next request.
 The cache holds the rows only, never who may see them: callers check the event's
 visibility first (``visible_event_or_404``, ``web.api.event_for``), and the rows are the
 same for everyone who may. Keys carry the event's creation time as well as its id, so
-an id used again (a database restored from an older dump) never meets older rows.
+an id used again (a database restored from an older dump) never meets older rows. The
+rows are data (names, numbers, codes); a rendered table holds words too, so its key
+carries the language it was rendered in (:func:`table_key`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from django.core.cache import cache
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments import dashboard_lists
 from tournaments.history import EventHistory, public_row
@@ -42,6 +46,13 @@ def cache_key(event: Event) -> str:
     """The event's standings under its current results version."""
     created = event.created_at.timestamp() if event.created_at else 0
     return f"standings:{event.pk}:{created:.6f}:{event.results_version}"
+
+
+def table_key(event: Event, what: str) -> str:
+    """The key of a table rendered from the event's current rows (``what``: which one):
+    under the results version and the active language, so a visitor never gets a
+    table rendered in another's."""
+    return f"{cache_key(event)}:{what}:{get_language() or ''}"
 
 
 def standings_rows(event: Event, after: int | None = None) -> list[dict[str, Any]]:
@@ -82,10 +93,11 @@ def standings_table(
     table has: rendered once per results version and page.
 
     Rendering a large field's rows costs more than computing them, so the page caches
-    its table too. It is the same for every viewer: it shows the rows and nothing of who
-    asks (the page around it does that). A page past the last renders nothing.
+    its table too, once per language (its key carries it). It is the same for every
+    viewer who reads that language: it shows the rows and nothing of who asks (the page
+    around it does that). A page past the last renders nothing.
     """
-    key = f"{cache_key(event)}:table:{page}" + ("" if after is None else f":after:{after}")
+    key = table_key(event, f"table:{page}" + ("" if after is None else f":after:{after}"))
     cached = cache.get(key)
     if cached is None:
         rows = standings_rows(event, after)
@@ -113,23 +125,34 @@ def render_standings_table(
 
 
 # The percentages a standings row may carry, in the order the table shows them, each
-# with what a player reads in its header's tooltip and in the key under the table.
-FLOOR = "counted as at least 33.33% (the 33% floor)"
+# with what a player reads in its header's tooltip and in the key under the table (each
+# a whole sentence to translate; three name the 33% floor).
 PERCENTAGES = {
     "omw": (
         "OMW%",
-        "Opponents' match-win percentage: the average of your opponents' match-win "
-        f"percentages, each opponent {FLOOR}, so an opponent who lost every match "
-        "does not pull you down further.",
+        _lazy(
+            "Opponents' match-win percentage: the average of your opponents' match-win "
+            "percentages, each opponent counted as at least 33.33% (the 33% floor), so an "
+            "opponent who lost every match does not pull you down further."
+        ),
     ),
-    "gw": ("GW%", f"Game-win percentage: your share of the game points you could win, {FLOOR}."),
+    "gw": (
+        "GW%",
+        _lazy(
+            "Game-win percentage: your share of the game points you could win, counted as "
+            "at least 33.33% (the 33% floor)."
+        ),
+    ),
     "ogw": (
         "OGW%",
-        f"Opponents' game-win percentage: the average of your opponents' GW%, each {FLOOR}.",
+        _lazy(
+            "Opponents' game-win percentage: the average of your opponents' GW%, each "
+            "counted as at least 33.33% (the 33% floor)."
+        ),
     ),
     "oomw": (
         "OOMW%",
-        "Opponents' opponents' match-win percentage: the average of your opponents' OMW%.",
+        _lazy("Opponents' opponents' match-win percentage: the average of your opponents' OMW%."),
     ),
 }
 

@@ -20,6 +20,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.dashboard_lists import ListPage, page_number
 from tournaments.models import Event, Registration, Round
@@ -27,12 +29,12 @@ from tournaments.placings import EventPlacings, event_placings
 from tournaments.roles import visible_event_or_404
 from tournaments.standings_cache import (
     PAGE_ROWS,
-    cache_key,
     page_count,
     page_of,
     render_standings_table,
     standings_rows,
     standings_table,
+    table_key,
 )
 from web.errors import ServiceError
 from web.inputs import whole_number
@@ -79,18 +81,30 @@ def read_asked(request: HttpRequest, played: list[int]) -> StandingsAsked:
     if raw_after:
         after = whole_number(raw_after)
         if after is None:
-            raise ServiceError("after: give a round number, such as after=2.", "after")
-        if after not in played:
-            rounds = f"a round from 1 to {played[-1]}" if played else "no round: none is paired yet"
+            raise ServiceError(_("after: give a round number, such as after=2."), "after")
+        if after not in played and played:
             raise ServiceError(
-                f"after: round {after} has not been played; choose {rounds}.", "after"
+                _("after: round %(round)s has not been played; choose a round from 1 to %(last)s.")
+                % {"round": after, "last": played[-1]},
+                "after",
+            )
+        if after not in played:
+            raise ServiceError(
+                _(
+                    "after: round %(round)s has not been played; "
+                    "choose no round: none is paired yet."
+                )
+                % {"round": after},
+                "after",
             )
     query = " ".join(request.GET.get("q", "").split())
     if len(query) > MAX_QUERY:
-        raise ServiceError(f"q: search for at most {MAX_QUERY} characters of a name.", "q")
+        raise ServiceError(
+            _("q: search for at most %(limit)s characters of a name.") % {"limit": MAX_QUERY}, "q"
+        )
     view = request.GET.get("view", "")
     if view not in ("", "swiss", "placings"):
-        raise ServiceError("view: choose placings or swiss.", "view")
+        raise ServiceError(_("view: choose placings or swiss."), "view")
     page = page_number(request.GET.get("page", "").strip())
     return StandingsAsked(after, query, view == "swiss" or after is not None, page)
 
@@ -113,9 +127,19 @@ def _swiss_table(event: Event, asked: StandingsAsked) -> SafeString:
         table = mark_safe(render_standings_table(page, total=len(rows), matched=shown))
     pages = page_count(shown)
     if asked.page > pages:
-        what = "this search fills" if asked.query else "the standings fill"
-        plural = "s" if pages != 1 else ""
-        raise ServiceError(f"page: {what} {pages} page{plural}; choose 1 to {pages}.", "page")
+        if asked.query:
+            refusal = ngettext(
+                "page: this search fills %(count)s page; choose 1 to %(count)s.",
+                "page: this search fills %(count)s pages; choose 1 to %(count)s.",
+                pages,
+            )
+        else:
+            refusal = ngettext(
+                "page: the standings fill %(count)s page; choose 1 to %(count)s.",
+                "page: the standings fill %(count)s pages; choose 1 to %(count)s.",
+                pages,
+            )
+        raise ServiceError(refusal % {"count": pages}, "page")
     pager = ListPage([], asked.page, pages, shown, PAGE_ROWS, asked.query, asked.filters())
     # Plain links, not htmx: the page's live refresh then follows the page shown.
     context = {"list": pager, "url": reverse("tournaments:standings", args=[event.pk])}
@@ -123,12 +147,13 @@ def _swiss_table(event: Event, asked: StandingsAsked) -> SafeString:
 
 
 def placings_table(event: Event, placings: EventPlacings, query: str = "") -> SafeString:
-    """The placings table as HTML: cached per results version when it shows everyone."""
+    """The placings table as HTML: cached per results version and language when it shows
+    everyone."""
     if query:
         rows = _matching(placings.rows, query)
         context = {"rows": rows, "total": len(placings.rows), "cut": placings.cut_started}
         return mark_safe(render_to_string("tournaments/_placings_table.html", context))
-    key = f"{cache_key(event)}:placings-table"
+    key = table_key(event, "placings-table")
     html = cache.get(key)
     if html is None:
         context = {"rows": placings.rows, "total": None, "cut": placings.cut_started}

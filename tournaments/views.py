@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import event_state, services
@@ -72,7 +73,9 @@ def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         event = services.create_event(request.user, **form.cleaned_data)
-        messages.success(request, f"{event.name} created. You are its organiser.")
+        messages.success(
+            request, _("%(event)s created. You are its organiser.") % {"event": event.name}
+        )
         return redirect("tournaments:manage", event.pk)
     return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
 
@@ -86,7 +89,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         except ServiceError as exc:
             _show_on_form(form, exc)
         else:
-            messages.success(request, "Event details saved.")
+            messages.success(request, _("Event details saved."))
             return redirect("tournaments:manage", event.pk)
     return render(request, "tournaments/event_form.html", {"form": form, "event": event})
 
@@ -110,11 +113,14 @@ def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(
-                request, f"{grant.user.username} is now a {grant.get_role_display().lower()}."
-            )
+            # The English has always read "a organiser".
+            now = {
+                EventRole.Role.ORGANISER: _("%(username)s is now a organiser."),
+                EventRole.Role.JUDGE: _("%(username)s is now a judge."),
+            }
+            messages.success(request, now[grant.role] % {"username": grant.user.username})
     else:
-        messages.error(request, "Give a username and a role.")
+        messages.error(request, _("Give a username and a role."))
     return redirect("tournaments:manage", event.pk)
 
 
@@ -126,7 +132,7 @@ def revoke_role(request: HttpRequest, event: Event, grant_id: int) -> HttpRespon
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "Role removed.")
+        messages.success(request, _("Role removed."))
     return redirect("tournaments:manage", event.pk)
 
 
@@ -140,9 +146,11 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         if registration.status == Registration.Status.WAITLISTED:
-            messages.warning(request, "The event is full: you are on the waiting list.")
+            messages.warning(request, _("The event is full: you are on the waiting list."))
         else:
-            messages.success(request, f"You are registered for {event.name}.")
+            messages.success(
+                request, _("You are registered for %(event)s.") % {"event": event.name}
+            )
     return redirect(event)
 
 
@@ -155,7 +163,7 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"You have withdrawn from {event.name}.")
+        messages.success(request, _("You have withdrawn from %(event)s.") % {"event": event.name})
     return redirect(event)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
@@ -22,7 +23,7 @@ from rest_framework.views import set_rollback
 
 from tournaments.local_time import show_event_times
 from tournaments.models import Event
-from tournaments.roles import ORGANISER, has_role
+from tournaments.roles import ORGANISER, has_role, who_may
 from web.errors import FieldError, ServiceError
 
 
@@ -66,17 +67,19 @@ def event_for(request: Request, event_id: int, *roles: str) -> Event:
     if event is None:
         get_object_or_404(Event, pk=event_id)  # no such event: 404; else a hidden draft
         if not request.user.is_authenticated:
-            raise NotAuthenticated("Log in first.")
-        raise PermissionDenied(f"Only this event's {ORGANISER}s may do this.")
+            raise NotAuthenticated(_("Log in first."))
+        who = who_may((ORGANISER,))
+        raise PermissionDenied(_("Only this event's %(who)s may do this.") % {"who": who})
     show_event_times(event)
     return event
 
 
 def _require_role(request: Request, event: Event, roles: tuple[str, ...]) -> None:
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in first.")
+        raise NotAuthenticated(_("Log in first."))
     if not has_role(request.user, event, *roles):
-        raise PermissionDenied(f"Only this event's {' or '.join(roles)}s may do this.")
+        who = who_may(roles)
+        raise PermissionDenied(_("Only this event's %(who)s may do this.") % {"who": who})
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -108,7 +111,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404: the ``errors`` JSON under /api/ (a tool never gets a page), the HTML page elsewhere."""
     if request.path.startswith("/api/"):
-        message = f"No API endpoint or object at {request.path}."
+        message = _("No API endpoint or object at %(path)s.") % {"path": request.path}
         return JsonResponse({"errors": [{"field": None, "message": message}]}, status=404)
     return page_not_found(request, exception)
 

@@ -173,6 +173,8 @@ _FILTER_ARGUMENT = re.compile(
     r"""\|\s*(?P<filter>\w+)\s*:\s*(?P<quote>["'])(?P<text>(?:(?!(?P=quote)).)*)(?P=quote)"""
 )
 _BLOCK_IN_TAG = re.compile(r"<[a-zA-Z][^<>]*?\{%\s*block\s+(\w+)\s*%\}")
+# A block opened inside <style> or <script> (``<style>{% block style %}``): CSS or code.
+_BLOCK_IN_CODE = re.compile(r"<(?:style|script)\b[^>]*>[^<]*?\{%\s*block\s+(\w+)\s*%\}")
 
 
 @dataclass(frozen=True, order=True)
@@ -225,8 +227,9 @@ def _tag_name(token) -> str:
 
 def attribute_blocks(source: str) -> frozenset[str]:
     """The names of the ``{% block %}``s this template opens inside an HTML tag
-    (``<body class="{% block body_class %}">``): their text is an attribute's value."""
-    return frozenset(_BLOCK_IN_TAG.findall(source))
+    (``<body class="{% block body_class %}">``: their text is an attribute's value) or
+    inside ``<style>``/``<script>`` (their text is CSS or code): no page text either way."""
+    return frozenset(_BLOCK_IN_TAG.findall(source)) | frozenset(_BLOCK_IN_CODE.findall(source))
 
 
 def _template_source(

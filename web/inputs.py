@@ -7,7 +7,8 @@ PostgreSQL cannot store) or lone surrogate (which is not text), and every field 
 is wrong is reported, each naming itself, in one :class:`~web.errors.ServiceError`, so
 the client fixes them all at once and nothing is written. :func:`unusable_at` is the
 one walk over a whole parsed body (JSON or form) that every body reader makes first.
-Nothing here uses Django.
+Nothing here imports Django: the messages are translated (field names stay as sent) by
+Django's gettext only when one is written, and only where settings are configured.
 """
 
 from __future__ import annotations
@@ -19,6 +20,19 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from web.errors import FieldError, ServiceError
+
+
+def _(message: str) -> str:
+    """``message`` in the active language (Django's gettext, imported here so that
+    importing this module loads no Django); as written where Django is not set up."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return message
+    from django.utils.translation import gettext
+
+    return gettext(message)
+
 
 MAX_NOTE = 2_000  # a reason, a note, a question: a sentence or two for the log
 MAX_ID = 2**63 - 1  # the id columns' ceiling: a larger number is no row's id
@@ -60,12 +74,12 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def text_problem(field: str, text: str) -> str | None:
     """Why ``text`` (the value of ``field``) cannot be stored or shown, or None."""
     if _LONE_SURROGATE.search(text):
-        return (
-            f"{field} is not text: it holds a lone UTF-16 surrogate (an escape like \\ud800"
+        return _(
+            "%(field)s is not text: it holds a lone UTF-16 surrogate (an escape like \\ud800"
             " without its pair) or bytes that are not UTF-8."
-        )
+        ) % {"field": field}
     if "\x00" in text:
-        return f"{field} may not contain NUL characters (\\u0000)."
+        return _("%(field)s may not contain NUL characters (\\u0000).") % {"field": field}
     return None
 
 
@@ -85,12 +99,13 @@ def unusable_at(value: Any) -> FieldError | None:
             if problem:
                 return FieldError(field=where, message=problem)
         elif isinstance(item, float) and not math.isfinite(item):
-            return FieldError(field=where, message=f"{where} is a number too large to be used.")
+            message = _("%(field)s is a number too large to be used.") % {"field": where}
+            return FieldError(field=where, message=message)
         elif isinstance(item, dict):
             for key, child in item.items():
-                problem = text_problem(f"A key in {where}", key) if isinstance(key, str) else None
-                if problem:
-                    return FieldError(field=where, message=problem)
+                if isinstance(key, str) and text_problem(where, key):
+                    key_of = _("A key in %(field)s") % {"field": where}
+                    return FieldError(field=where, message=text_problem(key_of, key))
                 stack.append((f"{path}.{key}" if path else str(key), child))
         elif isinstance(item, list | tuple):
             stack.extend((f"{path}[{i}]", child) for i, child in enumerate(item))
@@ -128,12 +143,18 @@ def limited(field: str, text: str, max_length: int = MAX_NOTE) -> str:
 
 def too_long(field: str, text: str, max_length: int) -> str:
     """The one wording of a text past its limit, for the services and the readers alike."""
-    return f"{field} is {len(text):,} characters long; keep it to {max_length:,}."
+    return _("%(field)s is %(length)s characters long; keep it to %(limit)s.") % {
+        "field": field,
+        "length": f"{len(text):,}",
+        "limit": f"{max_length:,}",
+    }
 
 
 def _words(choices: Collection[str]) -> str:
     listed = [str(c) for c in choices]
-    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} or {listed[-1]}"
+    if len(listed) == 1:
+        return listed[0]
+    return _("%(listed)s or %(last)s") % {"listed": ", ".join(listed[:-1]), "last": listed[-1]}
 
 
 class Reader:
@@ -144,15 +165,17 @@ class Reader:
     every problem. Values read before ``check`` must not be used until it has passed.
     """
 
-    def __init__(self, data: Any, *, what: str = "the fields as a JSON object"):
+    def __init__(self, data: Any, *, what: str | None = None):
         if not isinstance(data, Mapping):
-            raise ServiceError(f"Send {what}.")
+            if what is None:
+                raise ServiceError(_("Send the fields as a JSON object."))
+            raise ServiceError(_("Send %(what)s.") % {"what": what})
         self.data = data
         self.errors: list[FieldError] = []
 
     def fail(self, field: str | None, message: str) -> None:
         """Note a problem found by the caller (a rule the reader does not know)."""
-        self.errors.append(FieldError(field=field, message=message))
+        self.errors.append(FieldError(field=field, message=str(message)))  # a lazy one too
 
     def check(self) -> None:
         """Raise one ServiceError listing every problem noted so far."""
@@ -167,7 +190,7 @@ class Reader:
         if self.has(field):
             return False
         if required:
-            self.fail(field, message or f"{field} is required.")
+            self.fail(field, message or _("%(field)s is required.") % {"field": field})
         return True
 
     def integer(
@@ -185,16 +208,18 @@ class Reader:
             return None
         value = _as_integer(self.data.get(field))
         if value is None:
-            self.fail(field, message or f"{field} must be a whole number.")
+            self.fail(field, message or _("%(field)s must be a whole number.") % {"field": field})
             return None
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            self.fail(field, message or f"{field} must be {_bounds(minimum, maximum)}.")
+            self.fail(field, message or _bounds(field, minimum, maximum))
             return None
         return value
 
     def id(self, field: str, *, required: bool = True, message: str | None = None) -> int | None:
         """A row id: a positive whole number that fits an id column."""
-        message = message or f"{field} must be an id (a whole number from 1)."
+        message = message or _("%(field)s must be an id (a whole number from 1).") % {
+            "field": field
+        }
         return self.integer(field, required=required, minimum=1, maximum=MAX_ID, message=message)
 
     def ids(self, field: str, *, message: str | None = None) -> list[int] | None:
@@ -204,7 +229,7 @@ class Reader:
             value = self.data.getlist(field)
         found = [_as_integer(item) for item in value] if isinstance(value, list) else None
         if found is None or any(pk is None or not 1 <= pk <= MAX_ID for pk in found):
-            self.fail(field, message or f"{field} must be a list of ids.")
+            self.fail(field, message or _("%(field)s must be a list of ids.") % {"field": field})
             return None
         return found
 
@@ -229,7 +254,8 @@ class Reader:
             return None
         found = rows.filter(pk=pk).first() if 1 <= pk <= MAX_ID else None
         if found is None:
-            self.fail(field, (missing or "There is no {field} {id}.").format(field=field, id=pk))
+            words = missing or _("There is no {field} {id}.")
+            self.fail(field, words.format(field=field, id=pk))
         return found
 
     def text(
@@ -246,7 +272,7 @@ class Reader:
         if value is None:
             value = ""
         if not isinstance(value, str):
-            self.fail(field, message or f"{field} must be text.")
+            self.fail(field, message or _("%(field)s must be text.") % {"field": field})
             return ""
         if strip:
             value = value.strip()
@@ -258,7 +284,7 @@ class Reader:
             self.fail(field, message or too_long(field, value, max_length))
             return ""
         if required and not value.strip():
-            self.fail(field, f"{field} is required.")
+            self.fail(field, _("%(field)s is required.") % {"field": field})
         return value
 
     def boolean(self, field: str, *, default: bool = False) -> bool:
@@ -270,7 +296,7 @@ class Reader:
             return value
         if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
             return value.strip().lower() in TRUE_WORDS
-        self.fail(field, f"{field} must be true or false.")
+        self.fail(field, _("%(field)s must be true or false.") % {"field": field})
         return default
 
     def choice(
@@ -284,11 +310,11 @@ class Reader:
         """One of ``choices``; ``message`` replaces "<field> must be a, b or c."."""
         if not self.has(field):
             if required:
-                self.fail(field, message or f"{field} must be {_words(choices)}.")
+                self.fail(field, message or _must_be(field, choices))
             return None
         value = self.data.get(field)
         if not isinstance(value, str) or value not in choices:
-            self.fail(field, message or f"{field} must be {_words(choices)}.")
+            self.fail(field, message or _must_be(field, choices))
             return None
         return value
 
@@ -298,7 +324,7 @@ class Reader:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            self.fail(field, message or f"{field} must be an object.")
+            self.fail(field, message or _("%(field)s must be an object.") % {"field": field})
             return None
         return dict(value)
 
@@ -313,9 +339,21 @@ class Reader:
             return None
 
 
-def _bounds(minimum: int | None, maximum: int | None) -> str:
+def _must_be(field: str, choices: Collection[str]) -> str:
+    return _("%(field)s must be %(choices)s.") % {"field": field, "choices": _words(choices)}
+
+
+def _bounds(field: str, minimum: int | None, maximum: int | None) -> str:
+    """The refusal of a number outside its bounds."""
     if minimum is not None and maximum is not None:
-        return f"from {minimum:,} to {maximum:,}"
+        return _("%(field)s must be from %(minimum)s to %(maximum)s.") % {
+            "field": field,
+            "minimum": f"{minimum:,}",
+            "maximum": f"{maximum:,}",
+        }
     if minimum is not None:
-        return f"at least {minimum:,}"
-    return f"at most {maximum:,}"
+        return _("%(field)s must be at least %(minimum)s.") % {
+            "field": field,
+            "minimum": f"{minimum:,}",
+        }
+    return _("%(field)s must be at most %(maximum)s.") % {"field": field, "maximum": f"{maximum:,}"}

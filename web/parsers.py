@@ -17,6 +17,8 @@ from typing import Any
 
 from django.conf import settings
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
@@ -27,7 +29,7 @@ from web.inputs import form_fields, unusable_at, urlencoded_fields
 
 class BodyTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = _lazy("The request body is too large.")
     default_code = "body_too_large"
 
 
@@ -46,8 +48,11 @@ def _declared_length(parser_context: dict[str, Any] | None) -> int | None:
 
 def _too_large(limit: int, size: int | None) -> BodyTooLarge:
     if size is None:
-        return BodyTooLarge(f"The body is over the limit of {limit} bytes.")
-    return BodyTooLarge(f"The body is {size} bytes; the limit is {limit} bytes.")
+        return BodyTooLarge(_("The body is over the limit of %(limit)s bytes.") % {"limit": limit})
+    return BodyTooLarge(
+        _("The body is %(size)s bytes; the limit is %(limit)s bytes.")
+        % {"size": size, "limit": limit}
+    )
 
 
 def read_limited(stream, parser_context: dict[str, Any] | None) -> bytes:
@@ -77,20 +82,21 @@ class LimitedJSONParser(JSONParser):
         except jsonbody.BodyError as exc:
             raise ParseError({exc.field: [str(exc)]} if exc.field else str(exc)) from None
         if not isinstance(data, dict):
-            raise ParseError(f"Send the fields as a JSON object, not {_json_kind(data)}.")
+            raise ParseError(_not_an_object(data))
         return data
 
 
-def _json_kind(value: Any) -> str:
+def _not_an_object(value: Any) -> str:
+    """The refusal of a JSON body that is not an object, naming what it is instead."""
     if isinstance(value, list):
-        return "a list"
+        return _("Send the fields as a JSON object, not a list.")
     if isinstance(value, str):
-        return "a string"
+        return _("Send the fields as a JSON object, not a string.")
     if value is None:
-        return "null"
+        return _("Send the fields as a JSON object, not null.")
     if isinstance(value, bool):
-        return "true or false"
-    return "a number"
+        return _("Send the fields as a JSON object, not true or false.")
+    return _("Send the fields as a JSON object, not a number.")
 
 
 class LimitedFormParser(FormParser):

@@ -1,4 +1,5 @@
-"""Consequence names in templates: the rules' one spelling (``CONSEQUENCE_NAMES``)."""
+"""Consequence names in templates: the rules' one spelling (``CONSEQUENCE_NAMES``), in the
+reader's language."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Any
 
 from django import template
 
-from judging.penalties import CONSEQUENCE_NAMES, consequence_words
+from judging.penalties import consequence_name as _consequence_name
+from judging.penalties import consequence_words
 
 register = template.Library()
 
@@ -14,7 +16,7 @@ register = template.Library()
 @register.filter
 def consequence_name(result: str) -> str:
     """``game_loss`` → "Game Loss": never spell a consequence in a template by hand."""
-    return CONSEQUENCE_NAMES.get(result, result)
+    return _consequence_name(result)
 
 
 @register.filter

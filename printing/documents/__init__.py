@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import time
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 # Importing the kinds' modules registers them.
 from printing.documents import decklists, pairings, penalties, slips, standings  # noqa: F401
@@ -58,11 +60,23 @@ def fingerprint(kind: str, event: Event, round_number: int | None) -> str:
     return _checked(kind, round_number).fingerprint(event, round_number)
 
 
-def render_units(kind: str, event_id: int, round_number: int | None, units: list[int]) -> bytes:
-    """A PDF of just ``units`` (a chunk of :func:`plan`), to be joined with the others."""
+def render_units(
+    kind: str,
+    event_id: int,
+    round_number: int | None,
+    units: list[int],
+    language: str | None = None,
+) -> bytes:
+    """A PDF of just ``units`` (a chunk of :func:`plan`), to be joined with the others.
+
+    Printed in ``language`` (a job's: a worker has no request to take one from); None
+    is the active language, else the site's default.
+    """
     document = _checked(kind, round_number)
     event = Event.objects.get(pk=event_id)
-    with event_times(event):  # a worker has no request: the venue's clock, said on the page
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    # A worker has no request: the job's language, and the venue's clock, said on the page.
+    with translation.override(language), event_times(event):
         return document.render(event, round_number, units)
 
 

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from printing.render import render_pdf
 from tournaments.models import Event, Match, Registration, Round
@@ -218,7 +219,9 @@ def round_matches(event: Event, round_number: int | None) -> QuerySet[Match]:
 
 
 def round_label(number: int, kind: str | None) -> str:
-    return f"Round {number} (top cut)" if kind == Round.Kind.TOP_CUT else f"Round {number}"
+    if kind == Round.Kind.TOP_CUT:
+        return _("Round %(number)s (top cut)") % {"number": number}
+    return _("Round %(number)s") % {"number": number}
 
 
 def local_time(moment) -> str:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
 from decks.models import Decklist
 from printing.documents.base import (
     DASH,
@@ -28,7 +31,7 @@ class BlankDecklist(SinglePiece):
     """The paper form players fill in when they register their deck at the venue."""
 
     name = "decklist_blank"
-    title = "Decklist registration form (blank)"
+    title = _lazy("Decklist registration form (blank)")
     position = 50
 
     def rows(
@@ -56,7 +59,7 @@ class Decklists(DocumentKind):
     """Every submitted list of the event, by player name, one a page."""
 
     name = "decklists"
-    title = "Registered decklists"
+    title = _lazy("Registered decklists")
     position = 60
     pages_per_chunk = 25
 
@@ -98,10 +101,10 @@ def _deck_columns(row: dict[str, Any]) -> Rows:
     for start in range(0, max(len(main), 1), DECK_COLUMN_LINES):
         columns.append(
             {
-                "label": "Main deck" if start == 0 else "Main deck (continued)",
+                "label": _("Main deck") if start == 0 else _("Main deck (continued)"),
                 "entries": main[start : start + DECK_COLUMN_LINES],
                 "total": None,
-                "total_label": "cards in the main deck",
+                "total_label": _("cards in the main deck"),
             }
         )
     columns[-1]["total"] = row["main_count"]
@@ -109,10 +112,10 @@ def _deck_columns(row: dict[str, Any]) -> Rows:
         columns.append({"label": "", "entries": [], "total": None})
     columns.append(
         {
-            "label": "Sideboard",
+            "label": _("Sideboard"),
             "entries": row["sideboard"],
             "total": row["sideboard_count"],
-            "total_label": "cards in the sideboard",
+            "total_label": _("cards in the sideboard"),
         }
     )
     return columns

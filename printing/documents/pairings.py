@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
 from printing.documents.base import (
     DASH,
     Head,
@@ -22,7 +25,7 @@ class PairingsByName(PagedList):
     """One row per player of the round, by name: table and opponent (or the bye)."""
 
     name = "pairings_by_name"
-    title = "Pairings by name"
+    title = _lazy("Pairings by name")
     per_round = True
     position = 20
     units_per_page = 28
@@ -56,7 +59,7 @@ class PairingsByTable(PagedList):
     """One row per match, by table; byes have no table and close the list."""
 
     name = "pairings_by_table"
-    title = "Pairings by table"
+    title = _lazy("Pairings by table")
     per_round = True
     position = 30
     units_per_page = 28
@@ -89,4 +92,10 @@ class PairingsByTable(PagedList):
 
     def page_range(self, rows: Rows) -> str:
         tables = [row["table"] for row in rows if row["table"] is not None]
-        return f"Tables {min(tables)}{DASH}{max(tables)}" if tables else "Byes"
+        if not tables:
+            return _("Byes")
+        return _("Tables %(first)s%(dash)s%(last)s") % {
+            "first": min(tables),
+            "dash": DASH,
+            "last": max(tables),
+        }

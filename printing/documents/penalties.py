@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _lazy
+
 from judging.models import Penalty
 from judging.reports import consequence_text, infraction_label
 from printing.documents.base import Head, Rows, SinglePiece, event_head, local_time, script_lang
@@ -16,7 +18,7 @@ class PenaltyReport(SinglePiece):
     """One row per penalty in the order issued: wide, so it prints on landscape."""
 
     name = "penalty_report"
-    title = "Penalty report"
+    title = _lazy("Penalty report")
     position = 70
     landscape = True
 

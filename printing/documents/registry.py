@@ -17,7 +17,9 @@ _KINDS: dict[str, DocumentKind] = {}
 
 def register(cls: Kind) -> Kind:
     """Class decorator: make ``cls`` printable under ``cls.name`` (one instance, shared)."""
-    if not cls.name or not cls.title:
+    # A title is a string or a lazy translation (never evaluated here: at import time
+    # there may be no translations yet).
+    if not cls.name or (isinstance(cls.title, str) and not cls.title):
         raise ValueError(f"{cls.__name__} needs a name and a title to be printed.")
     if cls.name in _KINDS:
         raise ValueError(f"Print document {cls.name!r} is registered twice.")

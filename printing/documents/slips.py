@@ -14,6 +14,7 @@ import segno
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _lazy
 
 from printing.documents.base import (
     PAPER_MM,
@@ -67,7 +68,7 @@ class MatchSlips(DocumentKind):
     """One slip per table (byes get none), in table order."""
 
     name = "match_slips"
-    title = "Match slips"
+    title = _lazy("Match slips")
     per_round = True
     position = 10
     units_per_page = SLIPS_PER_PAGE

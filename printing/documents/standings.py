@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from printing.documents.base import DASH, Head, PagedList, Rows, event_head, script_lang
 from printing.documents.registry import register
@@ -20,7 +23,7 @@ class Standings(PagedList):
     """After a round (or the last Swiss round): every player, ranked."""
 
     name = "standings"
-    title = "Standings"
+    title = _lazy("Standings")
     position = 40
     units_per_page = 40
     pages_per_chunk = 5
@@ -41,8 +44,12 @@ class Standings(PagedList):
         printed: Rows = [_printed_row(row, shown, numbers) for row in rows]
         head = event_head(
             event,
-            round=f"After round {through}" if through else "No rounds yet",
-            figures=_figures("No.", "Points", "Record", [BREAKER_LABELS[key] for key in shown]),
+            round=(
+                _("After round %(round)s") % {"round": through} if through else _("No rounds yet")
+            ),
+            figures=_figures(
+                _("No."), _("Points"), _("Record"), [BREAKER_LABELS[key] for key in shown]
+            ),
         )
         return head, printed
 
@@ -52,7 +59,11 @@ class Standings(PagedList):
         return _standings_source(event, round_number)
 
     def page_range(self, rows: Rows) -> str:
-        return f"Ranks {rows[0]['rank']}{DASH}{rows[-1]['rank']}"
+        return _("Ranks %(first)s%(dash)s%(last)s") % {
+            "first": rows[0]["rank"],
+            "dash": DASH,
+            "last": rows[-1]["rank"],
+        }
 
 
 def _printed_row(
@@ -78,10 +89,26 @@ def _printed_row(
 
 def _figures(number: Any, points: Any, record: Any, breakers: list[str]) -> str:
     """A standings row's player number and figures as one fixed-width line (monospace):
-    one text block instead of six lays out several times faster, and columns align."""
-    return f"{str(number)[:11]:<11} {points!s:>6} {record!s:>8}" + "".join(
-        f" {value:>7}" for value in breakers
+    one text block instead of six lays out several times faster, and columns align (a
+    translated heading in wide script, "勝ち点", counts two columns a character)."""
+    return f"{_left(str(number)[:11], 11)} {_right(str(points), 6)} {_right(str(record), 8)}" + (
+        "".join(f" {_right(str(value), 7)}" for value in breakers)
     )
+
+
+def _columns(text: str) -> int:
+    """The width of ``text`` in a monospace line: wide (CJK) characters take two columns."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _left(text: str, width: int) -> str:
+    return text + " " * max(0, width - _columns(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * max(0, width - _columns(text)) + text
 
 
 def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:

@@ -15,6 +15,11 @@
   "use strict";
   var root = document.querySelector("[data-live-event]");
   if (!root) return;
+  // The page's language (Django's JavaScript catalogue, /jsi18n/); English without it.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
   var eventId = root.getAttribute("data-live-event");
   var POLL_MS = 30000, RETRY_MAX_MS = 30000;
   var socket = null, retryMs = 1000, pollTimer = null, pingTimer = null, state = "connecting";
@@ -50,12 +55,16 @@
   }
 
   function stamp() {
-    var how = state === "live" ? "live"
-      : state === "connecting" ? "connecting"
-      : state === "refused" ? "not live here: refreshing every 30 s"
-      : "reconnecting: refreshing every 30 s";
+    // Translators: how a live page gets its updates ("Updated 14:02:11 · live").
+    var how = state === "live" ? gettext("live")
+      // Translators: the live page is opening its connection to the server.
+      : state === "connecting" ? gettext("connecting")
+      : state === "refused" ? gettext("not live here: refreshing every 30 s")
+      : gettext("reconnecting: refreshing every 30 s");
+    // Translators: time is the clock time of the last update; how is "live", "connecting"…
+    var line = interpolate(gettext("Updated %(time)s · %(how)s"), { time: clockText(lastUpdate), how: how }, true);
     document.querySelectorAll("[data-live-updated]").forEach(function (el) {
-      el.textContent = "Updated " + clockText(lastUpdate) + " · " + how;
+      el.textContent = line;
       el.setAttribute("data-live-state", state);
     });
     document.documentElement.setAttribute("data-live-state", state);

@@ -14,6 +14,8 @@
   "use strict";
   var page = document.querySelector("[data-my-match-page]");
   if (!page) return;
+  // The page's language (Django's JavaScript catalogue, /jsi18n/); English without it.
+  var gettext = window.gettext || function (text) { return text; };
   var region = page.querySelector("[data-live-refresh]");
   var banner = page.querySelector("[data-paired-banner]");
   var notifyBox = page.querySelector("[data-notify]");
@@ -149,10 +151,10 @@
     var permission = Notification.permission;
     notifyButton.hidden = permission !== "default";
     notifyState.textContent = permission === "granted"
-      ? (pushed ? "You will be told on this phone when you are paired, even with this page closed."
-        : "You will be told on this phone when you are paired while this page is open.")
+      ? (pushed ? gettext("You will be told on this phone when you are paired, even with this page closed.")
+        : gettext("You will be told on this phone when you are paired while this page is open."))
       : permission === "denied"
-        ? "Notifications are blocked in this browser's settings: the banner here still tells you."
+        ? gettext("Notifications are blocked in this browser's settings: the banner here still tells you.")
         : "";
   }
 

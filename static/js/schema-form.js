@@ -6,6 +6,12 @@
  */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalogue, /jsi18n/); English without it.
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate ||
+    ((format, values) => format.replace(/%\((\w+)\)s/g, (whole, key) => String(values[key])));
+  /* gettext(format) with %(field)s filled in: "Empty: %(field)s". */
+  const withField = (format, field) => interpolate(format, { field: field }, true);
 
   const catalogue = JSON.parse(document.getElementById("rules-catalogue").textContent);
   const gameSelect = document.getElementById("rule-game");
@@ -115,10 +121,14 @@
 
   /* Superjack cards: a rank and a suit, written rank-then-suit ("10C", "QH"). */
   function cardControl(schema, path, name) {
-    const rank = h("select", { "aria-label": labelFor(schema, name) + " rank", name: path + ".rank" },
-      [h("option", { value: "", text: "rank" }), ...RANKS.map((r) => h("option", { value: r, text: r }))]);
-    const suit = h("select", { "aria-label": labelFor(schema, name) + " suit", name: path + ".suit" },
-      [h("option", { value: "", text: "suit" }),
+    // Translators: a playing card's rank (2 … 10, J, Q, K, A); field is the card's name.
+    const rank = h("select", { "aria-label": withField(gettext("%(field)s rank"), labelFor(schema, name)), name: path + ".rank" },
+      // Translators: the empty choice of a playing card's rank.
+      [h("option", { value: "", text: gettext("rank") }), ...RANKS.map((r) => h("option", { value: r, text: r }))]);
+    // Translators: a playing card's suit (hearts, diamonds, spades, clubs); field is the card's name.
+    const suit = h("select", { "aria-label": withField(gettext("%(field)s suit"), labelFor(schema, name)), name: path + ".suit" },
+      // Translators: the empty choice of a playing card's suit.
+      [h("option", { value: "", text: gettext("suit") }),
         ...SUITS.map(([s, symbol]) => h("option", { value: s, text: symbol + " " + s }))]);
     const el = h("span", { class: "card-picker", "data-path": path }, [rank, suit]);
     const paint = () => { el.dataset.red = suit.value === "H" || suit.value === "D"; };
@@ -158,9 +168,11 @@
 
   function nullable(schema, path, name) {
     const inner = build(withoutNull(schema), path, name);
-    const box = h("input", { type: "checkbox", "aria-label": "Empty: " + labelFor(schema, name) });
+    // Translators: a checkbox that leaves the field empty (null); field is its name.
+    const box = h("input", { type: "checkbox", "aria-label": withField(gettext("Empty: %(field)s"), labelFor(schema, name)) });
     const wrap = h("div", { class: "nullable", "data-path": path }, [
-      h("label", { class: "null-toggle" }, [box, " empty"]), inner.el,
+      // Translators: beside a checkbox that leaves the field after it empty (null).
+      h("label", { class: "null-toggle" }, [box, " " + gettext("empty")]), inner.el,
     ]);
     const sync = () => { inner.el.hidden = box.checked; };
     box.addEventListener("change", sync);
@@ -179,7 +191,7 @@
     const slots = fixed && (itemTypes.includes("object") || Boolean(schema.items.properties));
     const list = h("div", { class: slots ? "array-items slot-row" : "array-items" });
     const items = [];
-    const addButton = h("button", { type: "button", class: "secondary outline small-button", text: "+ add" });
+    const addButton = h("button", { type: "button", class: "secondary outline small-button", text: gettext("+ add") });
 
     function refresh() {
       addButton.hidden = fixed || items.length >= max;
@@ -190,10 +202,10 @@
     }
     function add(value) {
       const i = items.length;
-      const control = build(schema.items, path + "[" + i + "]", labelFor(schema.items, "item") + " " + (i + 1));
+      const control = build(schema.items, path + "[" + i + "]", labelFor(schema.items, gettext("item")) + " " + (i + 1));
       const item = { control };
       item.remove = h("button", { type: "button", class: "secondary outline small-button", text: "×",
-        "aria-label": "Remove", onclick: () => {
+        "aria-label": gettext("Remove"), onclick: () => {
           items.splice(items.indexOf(item), 1); item.wrap.remove(); refresh(); updateJson();
         } });
       item.wrap = h("div", { class: control.bare ? "array-item inline-item" : "array-item" }, [control.el, item.remove]);
@@ -229,8 +241,11 @@
       const control = build(sub, childPath, key);
       if (control.bare) control.el = field(sub, childPath, key, control.el);  // label it
       if (!required.has(key) && !["integer", "number", "string", "enum"].includes(typesOf(sub)[0])) {
-        control.optional = h("input", { type: "checkbox", "aria-label": "Include " + labelFor(sub, key) });
-        const toggle = h("label", { class: "optional-toggle" }, [control.optional, " include " + labelFor(sub, key)]);
+        const label = labelFor(sub, key);
+        // Translators: a checkbox that sends an optional field; field is its name.
+        control.optional = h("input", { type: "checkbox", "aria-label": withField(gettext("Include %(field)s"), label) });
+        // Translators: beside a checkbox that sends an optional field; field is its name.
+        const toggle = h("label", { class: "optional-toggle" }, [control.optional, " " + withField(gettext("include %(field)s"), label)]);
         control.optional.addEventListener("change", () => { control.el.hidden = !control.optional.checked; });
         body.push(toggle);
         control.el.hidden = true;
@@ -336,7 +351,7 @@
       markErrors();
       offerAttach(response.ok ? payload : null);
     } catch (e) {
-      result.textContent = "Could not reach the server: check the connection and try again.";
+      result.textContent = gettext("Could not reach the server: check the connection and try again.");
     } finally {
       result.removeAttribute("aria-busy");
     }

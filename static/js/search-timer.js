@@ -1,6 +1,12 @@
 /* The counts come from the rules engine's search-time question, asked as each
    threshold passes, so the page never applies a rule of its own. */
 (function () {
+  // The page's language (Django's JavaScript catalogue, /jsi18n/); English without it.
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, count) { return count === 1 ? one : many; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
   var started = null, stopped = 0, timer = null, nextCheck = 0, warnings = 0;
   var elapsedEl = document.getElementById("elapsed");
   var verdict = document.getElementById("verdict");
@@ -16,10 +22,19 @@
       warnings = answer.max_warnings;
       nextCheck = answer.next_warning_after || Infinity;
       verdict.textContent = warnings
-        ? "Up to " + warnings + " Slow Play Warning" + (warnings > 1 ? "s" : "") + " may be issued (" + answer.citations.join(", ") + ")."
-        : "No warning yet. " + (answer.next_warning_after ? "The first is possible after " + answer.next_warning_after + " s." : "");
+        // Translators: citations are rule numbers ("904.2, 904.4").
+        ? interpolate(ngettext("Up to %(count)s Slow Play Warning may be issued (%(citations)s).",
+          "Up to %(count)s Slow Play Warnings may be issued (%(citations)s).", warnings),
+        { count: warnings, citations: answer.citations.join(", ") }, true)
+        : gettext("No warning yet.") + " " + (answer.next_warning_after
+          // Translators: seconds of search time ("after 180 s").
+          ? interpolate(gettext("The first is possible after %(seconds)s s."), { seconds: answer.next_warning_after }, true)
+          : "");
       verdict.classList.toggle("warn", warnings > 0);
-    }).catch(function () { verdict.textContent = "Could not reach the rules engine; check the connection."; nextCheck = s + 5; });
+    }).catch(function () {
+      verdict.textContent = gettext("Could not reach the rules engine; check the connection.");
+      nextCheck = s + 5;
+    });
   }
   function tick() { var s = seconds(); show(s); if (s >= nextCheck) ask(s); }
   document.getElementById("start").onclick = function () {
@@ -32,7 +47,7 @@
   };
   document.getElementById("reset").onclick = function () {
     started = null; stopped = 0; clearInterval(timer); nextCheck = 0; show(0);
-    verdict.textContent = "No warning yet."; verdict.classList.remove("warn");
+    verdict.textContent = gettext("No warning yet."); verdict.classList.remove("warn");
   };
   judged.onchange = function () { ask(seconds()); };
 })();

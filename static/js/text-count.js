@@ -4,6 +4,11 @@
    script (the CSP allows none); without JavaScript, maxlength alone still holds. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalogue, /jsi18n/); English without it.
+  var ngettext = window.ngettext || function (one, many, count) { return count === 1 ? one : many; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
 
   function counterFor(field) {
     var counter = document.createElement("small");
@@ -18,7 +23,9 @@
   function show(field, counter) {
     var limit = parseInt(field.getAttribute("maxlength"), 10);
     var used = field.value.length;
-    counter.textContent = used.toLocaleString() + " of " + limit.toLocaleString() + " characters";
+    // Translators: used and limit are numbers of characters ("12 of 200 characters").
+    counter.textContent = interpolate(ngettext("%(used)s of %(limit)s character", "%(used)s of %(limit)s characters", limit),
+      { used: used.toLocaleString(), limit: limit.toLocaleString() }, true);
     var near = used >= limit * 0.9;
     counter.classList.toggle("text-count-near", near);
     counter.setAttribute("aria-live", near ? "polite" : "off");

@@ -168,6 +168,7 @@ TABLE: dict[str, list[Case]] = {
     # the language switcher: an empty POST names the missing language, for everyone
     "set_language": [get(ALL_405), post(E("400", "400", "400", "400"))],
     "api_schema": [get(ALL_200)],
+    "javascript-catalog": [get(ALL_200)],
     "api_docs": [get(ALL_200)],
     # --- events
     "tournaments:events": [get(ALL_200)],

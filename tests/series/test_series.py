@@ -300,3 +300,14 @@ def test_only_the_series_organiser_may_manage_it(client, organiser, season):
         client.post(f"/series/{series.pk}/events/remove/", {"event": first.pk}).status_code == 403
     )
     assert series.entries.count() == 1
+
+
+def test_the_merge_command_refuses_two_accounts_of_one_event_and_moves_nothing(season):
+    from django.core.management import CommandError, call_command
+
+    before = snapshot()
+    with pytest.raises(CommandError, match="bo and ada both played in Week 1"):
+        call_command("merge_accounts", "bo", "ada")
+    with pytest.raises(CommandError, match="No account is called 'nobody'"):
+        call_command("merge_accounts", "nobody", "ada")
+    assert snapshot() == before

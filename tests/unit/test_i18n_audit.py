@@ -448,3 +448,19 @@ def test_missing_from_catalogue(tmp_path):
     )
     wanted = ["Events", "Rules", "Cards", "Old page", "Cards"]
     assert missing_from_catalogue(po, wanted) == ["Cards", "Old page"]
+
+
+def test_a_block_opened_inside_style_is_css_not_page_text(tmp_path):
+    base = tmp_path / "document.html"
+    base.write_text("<style>{% block style %}{% endblock %}</style>{% block body %}{% endblock %}")
+    child = tmp_path / "child.html"
+    child.write_text(
+        '{% extends "document.html" %}{% block style %} .slip { height: 4mm; }{% endblock %}'
+        "{% block body %}Unmarked words{% endblock %}"
+    )
+    from web.i18n_audit import attribute_blocks, unmarked_template_strings
+
+    blocks = attribute_blocks(base.read_text())
+    assert blocks == {"style"}
+    found = unmarked_template_strings(child, in_attributes=blocks)
+    assert len(found) == 1 and "Unmarked words" in found[0].text

@@ -41,20 +41,23 @@ def test_a_typed_table_reads_bands_and_writes_back_the_same():
 def test_a_bad_table_is_refused_naming_what_is_wrong(typed, said):
     with pytest.raises(SeriesRuleError) as refused:
         parse_points_table(typed)
-    assert refused.value.problems[0][0] == "placing_points"
-    assert said in refused.value.problems[0][1]
+    assert refused.value.problems[0].field == "placing_points"
+    assert said in refused.value.problems[0].message
 
 
 def test_best_n_larger_than_the_events_and_no_events_are_refused():
-    fields = {f for f, _ in rule_problems(SeriesRule(best_of=3), 2)}
-    assert fields == {"best_of"}
-    said = dict(rule_problems(SeriesRule(best_of=3), 2))["best_of"]
-    assert said == "Best 3 cannot be counted: the series has 2 events."
-    assert dict(rule_problems(SeriesRule(), 0))["events"] == "A series needs at least one event."
+    def said(rule, events):
+        return {p.field: p.message for p in rule_problems(rule, events)}
+
+    assert set(said(SeriesRule(best_of=3), 2)) == {"best_of"}
+    said_of_best = said(SeriesRule(best_of=3), 2)["best_of"]
+    assert said_of_best == "Best 3 cannot be counted: the series has 2 events."
+    assert said(SeriesRule(best_of=3), 1)["best_of"].endswith("the series has 1 event.")
+    assert said(SeriesRule(), 0)["events"] == "A series needs at least one event."
     assert rule_problems(SeriesRule(best_of=2), 2) == []
-    assert "placing_points" in dict(rule_problems(SeriesRule(method="placings"), 1))
-    assert "tiebreakers" in dict(rule_problems(SeriesRule(tiebreakers=("luck",)), 1))
-    assert "participation" in dict(rule_problems(SeriesRule(participation=-1), 1))
+    assert "placing_points" in said(SeriesRule(method="placings"), 1)
+    assert "tiebreakers" in said(SeriesRule(tiebreakers=("luck",)), 1)
+    assert "participation" in said(SeriesRule(participation=-1), 1)
 
 
 def test_placing_points_give_a_tied_band_its_best_place_and_a_participation_point():

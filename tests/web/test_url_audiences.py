@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from tests.web.url_table import FIXTURE, url_rows
 from tournaments.roles import JUDGE, ORGANISER
 
-APPS = ("tournaments", "decks", "judging", "printing", "rulebook", "accounts")
+APPS = ("tournaments", "decks", "judging", "printing", "rulebook", "accounts", "series")
 AUDIENCES = ("public", "player", "signed_in", "staff", "organiser", "api")
 ADMIN_PREFIX = "admin/"
 
@@ -29,6 +29,11 @@ LOGIN_ONLY = {
     "tournaments.views.judge_console": "lists only the events the user judges",
     "rulebook.views.ruling_page": "_check_judge: an organiser or judge of any event",
     "rulebook.views.ruling_result": "_check_judge: an organiser or judge of any event",
+    # A series has one organiser of its own, not an event role.
+    "series.views.series_edit": "series.services.may_manage: the series' organiser",
+    "series.views.series_manage": "series.services.may_manage: the series' organiser",
+    "series.views.series_event": "series.services.may_manage: the series' organiser",
+    "series.views.series_merge": "series.services.may_manage: the series' organiser",
 }
 ADMITS = {"organiser": {frozenset({ORGANISER})}, "staff": {frozenset({ORGANISER, JUDGE})}}
 

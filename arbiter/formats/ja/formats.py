@@ -1,0 +1,6 @@
+DAY_FORMAT_SHORT = "Y年n月j日"
+DAY_FORMAT_LONG = "Y年n月j日"
+WEEKDAY_DAY_FORMAT = "Y年n月j日 (l)"
+DAY_TIME_FORMAT = "Y年n月j日 H:i"
+DAY_TIME_COMMA_FORMAT = "Y年n月j日 H:i"
+MONTH_DAY_TIME_FORMAT = "n月j日 H:i"
