@@ -12,11 +12,13 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from pairing.placings import (
     PlacingsInputError,
     final_placings,
+    place_label,
     stage_name,
     stage_phrase,
     winner,
@@ -52,8 +54,29 @@ def cut_text(row: dict[str, Any]) -> str:
     return f"Lost in {stage_phrase(cut)}" if lost else f"In {stage_phrase(cut)}"
 
 
+def place_words(first: int, last: int) -> str:
+    """A final place as the reader's language writes it: "3rd-4th", "3-4位", "3.-4."
+    (en dashes).
+
+    The pattern is a format of the language (``arbiter/formats``, like its dates);
+    English, which has none, spells ordinals (``pairing.placings.place_label``)."""
+    if first == last:
+        pattern = get_format("PLACE_FORMAT")
+        return pattern % {"n": first} if pattern else place_label(first, last)
+    pattern = get_format("PLACE_BAND_FORMAT")
+    return pattern % {"first": first, "last": last} if pattern else place_label(first, last)
+
+
+def _place_shown(row: dict[str, Any]) -> str:
+    if row.get("cut") is not None and not row.get("decided"):
+        return _("Top %(players)s") % {"players": row.get("place_to", row["place"])}
+    return place_words(row["place"], row.get("place_to", row["place"]))
+
+
 def _described(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its words for people (``place_label`` stays the exports' English)."""
     for row in rows:
+        row["place_shown"] = _place_shown(row)
         row["cut_text"] = cut_text(row)
         row["status"] = (
             "disqualified" if row.get("disqualified") else "dropped" if row.get("dropped") else ""

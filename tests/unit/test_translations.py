@@ -127,3 +127,16 @@ def test_every_language_writes_every_date_format_the_templates_name():
     for code, _name in settings.LANGUAGES:
         module = importlib.import_module(f"arbiter.formats.{code}.formats")
         assert names <= set(dir(module)), code
+
+
+@pytest.mark.parametrize(
+    ("language", "single", "band"),
+    [("en", "3rd", "5th\u20138th"), ("ja", "3位", "5\u20138位"), ("de", "3.", "5.\u20138.")],
+)
+def test_a_final_place_reads_as_the_language_writes_it(language, single, band):
+    from django.utils import translation
+
+    from tournaments.placings import place_words
+
+    with translation.override(language):
+        assert (place_words(3, 3), place_words(5, 8)) == (single, band)
