@@ -89,3 +89,21 @@ class AccountLanguageMiddleware:
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
+
+
+class LanguageResetMiddleware:
+    """The request's language ends with it.
+
+    ``LocaleMiddleware`` activates a language for the thread serving the request and
+    leaves it there; the next thing that thread does outside a request (a task run in
+    it, a test) would speak the last visitor's language. Placed first, this puts the
+    site's ``LANGUAGE_CODE`` back when the response is made."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            translation.deactivate()

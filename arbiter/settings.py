@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "web.middleware.DatabaseUnavailableMiddleware",
     # Every request starts on the site's clock; loading an event moves to the venue's.
     "web.middleware.SiteTimeZoneMiddleware",
+    # The request's language (LocaleMiddleware, below) ends with the request.
+    "accounts.language.LanguageResetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -34,6 +34,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 
 from decks.models import REVISED_FIELDS, Card, CardPoolImport, CardRevision, name_key
 from rules_engine.errors import PayloadError
@@ -72,7 +74,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     Game.IACTA.value: ("name", "tier", "class", "speed"),
     Game.DATACLYSM.value: ("name", "type"),
 }
-SUPERJACK_MESSAGE = "Superjack needs no card file: its cards are the standard playing cards."
+SUPERJACK_MESSAGE = _lazy("Superjack needs no card file: its cards are the standard playing cards.")
 MAX_COPIES_LIMIT = 32767  # PositiveSmallIntegerField
 STAT_LIMIT = 999_999
 _SYNDICATE = re.compile(r"^[A-Z0-9]{1,12}$")
@@ -138,19 +140,22 @@ class Limits:
             raise LimitReached(self._too_many())
 
     def _too_many(self) -> Problem:
-        message = (
-            f"The file has more than {self.max_rows:,} cards: one import holds at most "
-            f"{self.max_rows:,} (the site's CARD_IMPORT_MAX_ROWS). Split it into smaller files."
-        )
+        message = _(
+            "The file has more than %(rows)s cards: one import holds at most %(rows)s (the "
+            "site's CARD_IMPORT_MAX_ROWS). Split it into smaller files."
+        ) % {"rows": f"{self.max_rows:,}"}
         return _problem(None, "", "", message)
 
     def _too_slow(self) -> Problem:
-        unit = "second" if self.budget == 1 else "seconds"
-        message = (
-            f"Reading and checking the file took longer than {self.budget:g} {unit}, the "
-            "limit for one import (the site's CARD_IMPORT_TIME_BUDGET). Split it into "
-            "smaller files."
-        )
+        # A fraction of a second takes the plural form, as in English ("1.5 seconds").
+        count = int(self.budget) if self.budget == int(self.budget) else 2
+        message = ngettext(
+            "Reading and checking the file took longer than %(budget)s second, the limit for "
+            "one import (the site's CARD_IMPORT_TIME_BUDGET). Split it into smaller files.",
+            "Reading and checking the file took longer than %(budget)s seconds, the limit for "
+            "one import (the site's CARD_IMPORT_TIME_BUDGET). Split it into smaller files.",
+            count,
+        ) % {"budget": f"{self.budget:g}"}
         return _problem(None, "", "", message)
 
 
@@ -171,10 +176,24 @@ class ImportReport:
         return self.created + self.updated + self.unchanged
 
     def summary(self) -> str:
-        revised = f" ({self.revised} with a new text or cost)" if self.revised else ""
+        counts = {
+            "total": self.total,
+            "created": self.created,
+            "updated": self.updated,
+            "revised": self.revised,
+            "unchanged": self.unchanged,
+        }
+        if self.revised:
+            return (
+                _(
+                    "%(total)s cards: %(created)s created, %(updated)s updated (%(revised)s with a "
+                    "new text or cost), %(unchanged)s unchanged."
+                )
+                % counts
+            )
         return (
-            f"{self.total} cards: {self.created} created, {self.updated} updated{revised}, "
-            f"{self.unchanged} unchanged."
+            _("%(total)s cards: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.")
+            % counts
         )
 
 
@@ -198,9 +217,17 @@ def format_problem(problem: Problem) -> str:
     return f"{problem['where']}: {problem['message']}"
 
 
+def _where(unit: str, number: int) -> str:
+    """ "line 7" (a CSV row, as a spreadsheet numbers it) or "item 3" (a JSON list's item)."""
+    if unit == "item":
+        return _("item %(number)s") % {"number": number}
+    return _("line %(number)s") % {"number": number}
+
+
 def _problem(line: int | None, unit: str, field_: str, message: str) -> Problem:
-    where = "file" if line is None else f"{unit} {line}"
-    return {"line": line, "where": where, "field": field_, "message": message}
+    # Translators: where a problem is when it is the whole file's, not one row's.
+    where = _("file") if line is None else _where(unit, line)
+    return {"line": line, "where": where, "field": field_, "message": str(message)}
 
 
 def _quote(value: str, limit: int = 40) -> str:
@@ -231,12 +258,16 @@ def read_rows(
         return [], [_problem(None, "", "game", SUPERJACK_MESSAGE)]
     if game not in COLUMNS:
         games = ", ".join(COLUMNS)
-        return [], [_problem(None, "", "game", f"{_quote(game)} is not a game: use {games}.")]
+        message = _("%(game)s is not a game: use %(games)s.") % {
+            "game": _quote(game),
+            "games": games,
+        }
+        return [], [_problem(None, "", "game", message)]
     text, problem = _decode(data)
     if problem:
         return [], [problem]
     if not text.strip():
-        return [], [_problem(None, "", "", "The file is empty.")]
+        return [], [_problem(None, "", "", _("The file is empty."))]
     try:
         if _is_json(text, filename):
             records, problems, unit = _json_records(text, limits)
@@ -255,8 +286,11 @@ def _decode(data: bytes | str) -> tuple[str, Problem | None]:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        message = "is not UTF-8 text: save the file as “CSV UTF-8” (or JSON) and upload it again."
-        return "", _problem(line, "line", "", f"The file {message}")
+        message = _(
+            "The file is not UTF-8 text: save the file as “CSV UTF-8” (or JSON) and upload it "
+            "again."
+        )
+        return "", _problem(line, "line", "", message)
 
 
 def _is_json(text: str, filename: str) -> bool:
@@ -279,10 +313,14 @@ def _json_records(text: str, limits: Limits) -> tuple[list[Record], list[Problem
     try:
         items = json.loads(text)
     except json.JSONDecodeError as error:
-        message = f"The file is not valid JSON: {error.msg} (column {error.colno})."
+        # Translators: %(error)s is Python's own description, in English ("Expecting value").
+        message = _("The file is not valid JSON: %(error)s (column %(column)s).") % {
+            "error": error.msg,
+            "column": error.colno,
+        }
         return [], [_problem(error.lineno, "line", "", message)], "item"
     if not isinstance(items, list):
-        message = 'A JSON card file is a list of objects: [{"name": …}, …].'
+        message = _('A JSON card file is a list of objects: [{"name": …}, …].')
         return [], [_problem(None, "", "", message)], "item"
     limits.check_rows(len(items))
     records, problems = [], []
@@ -291,7 +329,7 @@ def _json_records(text: str, limits: Limits) -> tuple[list[Record], list[Problem
             records.append((number, {_column(key): value for key, value in item.items()}))
         else:
             problems.append(
-                _problem(number, "item", "", "not an object with a card's keys (name, …).")
+                _problem(number, "item", "", _("not an object with a card's keys (name, …)."))
             )
     return records, problems, "item"
 
@@ -311,7 +349,7 @@ def _csv_records(text: str, game: str, limits: Limits) -> tuple[list[Record], li
                 header = cells
                 break
         else:
-            return [], [_problem(None, "", "", "The file is empty.")], "line"
+            return [], [_problem(None, "", "", _("The file is empty."))], "line"
         problems = _header_problems(line, header, game)
         if problems:
             return [], problems, "line"
@@ -324,7 +362,8 @@ def _csv_records(text: str, game: str, limits: Limits) -> tuple[list[Record], li
             limits.check_rows(len(records) + 1)
             records.append((line, dict(zip(columns, cells, strict=False))))
     except csv.Error as error:
-        message = f"The CSV cannot be read: {error}."
+        # Translators: %(error)s is Python's own description, in English.
+        message = _("The CSV cannot be read: %(error)s.") % {"error": error}
         return [], [_problem(line + 1, "line", "", message)], "line"
     return records, [], "line"
 
@@ -332,16 +371,21 @@ def _csv_records(text: str, game: str, limits: Limits) -> tuple[list[Record], li
 def _header_problems(line: int, header: list[str], game: str) -> list[Problem]:
     """Semicolons for commas, a required column missing, a column twice: on the header line."""
     if len(header) == 1 and ";" in header[0]:
-        message = "Columns must be separated by commas, not semicolons."
+        message = _("Columns must be separated by commas, not semicolons.")
         return [_problem(line, "line", "", message)]
     columns = [_column(cell) for cell in header]
     problems = [
-        _problem(line, "line", name, f"The required column {_quote(name)} is missing.")
+        _problem(
+            line,
+            "line",
+            name,
+            _("The required column %(column)s is missing.") % {"column": _quote(name)},
+        )
         for name in REQUIRED[game]
         if name not in columns
     ]
     problems += [
-        _problem(line, "line", name, "The column appears more than once.")
+        _problem(line, "line", name, _("The column appears more than once."))
         for name in COLUMNS[game]
         if columns.count(name) > 1
     ]
@@ -376,20 +420,21 @@ def _check_records(
         if row["name"] and not any(column == "name" for column, _message in row_errors):
             key = name_key(row["name"])
             if key in first_seen:
-                where = f"{unit} {first_seen[key]}"
-                message = (
-                    f"{_quote(row['name'])} is already on {where} (names ignore case and spaces)."
-                )
+                message = _("%(name)s is already on %(where)s (names ignore case and spaces).") % {
+                    "name": _quote(row["name"]),
+                    "where": _where(unit, first_seen[key]),
+                }
                 row_errors.append(("name", message))
             else:
                 first_seen[key] = number
         if game == Game.IACTA and row.get("syndicate") and row["tier"]:
             tier, at = tiers.setdefault(row["syndicate"], (row["tier"], number))
             if tier != row["tier"]:
-                message = (
-                    f"{row['syndicate']} is a {tier} syndicate on {unit} {at}; "
-                    "a syndicate is either major or minor (202)."
-                )
+                # Translators: %(tier)s is the file's value, "major" or "minor", as written.
+                message = _(
+                    "%(syndicate)s is a %(tier)s syndicate on %(where)s; a syndicate is either "
+                    "major or minor (202)."
+                ) % {"syndicate": row["syndicate"], "tier": tier, "where": _where(unit, at)}
                 row_errors.append(("tier", message))
         if row_errors:
             problems += [_problem(number, unit, col, message) for col, message in row_errors]
@@ -413,46 +458,70 @@ def _cells(raw: dict[str, Any], columns: dict[str, str]) -> tuple[dict[str, str]
             cells[column] = str(value).replace("\r\n", "\n").replace("\r", "\n").strip()
         else:
             cells[column] = ""
-            errors[column] = "must be text, a number or true/false."
+            # Translators: after the column's name, shown beside it ("max_copies: must be ...").
+            errors[column] = _("must be text, a number or true/false.")
     return cells, errors
 
 
 def _required(cells: dict[str, str], column: str, hint: str, errors: list) -> str:
     value = cells.get(column, "")
     if not value:
-        errors.append((column, f"is required: {hint}."))
+        # Translators: after the column's name, shown beside it; %(hint)s says what to write.
+        errors.append((column, _("is required: %(hint)s.") % {"hint": hint}))
     return value
 
 
 def _choice(cells: dict[str, str], column: str, choices: Iterable[str], errors: list) -> str:
     allowed = list(choices)
-    hint = "use " + ", ".join(allowed[:-1]) + " or " + allowed[-1]
+    # Translators: the values are the file's own (e.g. "use major, minor or neutral").
+    hint = _("use %(values)s or %(last)s") % {
+        "values": ", ".join(allowed[:-1]),
+        "last": allowed[-1],
+    }
     value = _required(cells, column, hint, errors).lower()
     if value and value not in allowed:
-        errors.append((column, f"{_quote(cells[column])} is not a valid {column}: {hint}."))
+        message = _("%(value)s is not a valid %(column)s: %(hint)s.") % {
+            "value": _quote(cells[column]),
+            "column": column,
+            "hint": hint,
+        }
+        errors.append((column, message))
         return ""
     return value
+
+
+def _not_whole(value: str, minimum: int) -> str:
+    return _("%(value)s is not a whole number of %(minimum)s or more.") % {
+        "value": _quote(value),
+        "minimum": minimum,
+    }
+
+
+def _too_long(limit: int) -> str:
+    # Translators: after the column's name, shown beside it.
+    return _("is longer than %(limit)s characters.") % {"limit": limit}
 
 
 def _whole(value: str, column: str, minimum: int, maximum: int, errors: list) -> int | None:
     """A whole number in range; the length check first, as int() refuses 4,300+ digits."""
     if not _WHOLE.match(value):
-        errors.append((column, f"{_quote(value)} is not a whole number of {minimum} or more."))
+        errors.append((column, _not_whole(value, minimum)))
         return None
     digits = value.lstrip("0") or "0"
     if len(digits) > len(str(maximum)) or int(digits) > maximum:
-        errors.append((column, f"{_quote(value)} is too large: at most {maximum}."))
+        message = _("%(value)s is too large: at most %(maximum)s.")
+        errors.append((column, message % {"value": _quote(value), "maximum": maximum}))
         return None
     if int(digits) < minimum:
-        errors.append((column, f"{_quote(value)} is not a whole number of {minimum} or more."))
+        errors.append((column, _not_whole(value, minimum)))
         return None
     return int(digits)
 
 
 def _name(cells: dict[str, str], errors: list) -> str:
-    name = " ".join(_required(cells, "name", "every card needs its name", errors).split())
+    name = " ".join(_required(cells, "name", _("every card needs its name"), errors).split())
     if len(name) > _FIELD_LENGTH["name"]:
-        errors.append(("name", f"is longer than {_FIELD_LENGTH['name']} characters."))
+        errors.append(("name", _too_long(_FIELD_LENGTH["name"])))
     return name
 
 
@@ -466,17 +535,15 @@ def _check_iacta(cells: dict[str, str]) -> tuple[Row, list[tuple[str, str]]]:
     syndicate = cells.get("syndicate", "").upper()
     if row["tier"] in (Card.Tier.MAJOR, Card.Tier.MINOR):
         if not syndicate:
-            errors.append(
-                ("syndicate", f"is required for a {row['tier']} card: its abbreviation, e.g. EMB.")
-            )
+            # Translators: %(tier)s is the file's value, "major" or "minor", as written.
+            message = _("is required for a %(tier)s card: its abbreviation, e.g. EMB.")
+            errors.append(("syndicate", message % {"tier": row["tier"]}))
         elif not _SYNDICATE.match(syndicate):
-            errors.append(
-                (
-                    "syndicate",
-                    f"{_quote(cells['syndicate'])} is not a syndicate abbreviation: "
-                    "use up to 12 letters or digits, e.g. EMB.",
-                )
-            )
+            message = _(
+                "%(value)s is not a syndicate abbreviation: use up to 12 letters or digits, "
+                "e.g. EMB."
+            ) % {"value": _quote(cells["syndicate"])}
+            errors.append(("syndicate", message))
     row["syndicate"] = syndicate if row["tier"] != Card.Tier.NEUTRAL else ""  # Neutral: none
     if "cost" in cells:
         row["cost"] = _cost(cells["cost"], errors)
@@ -499,10 +566,12 @@ def _cost(value: str, errors: list) -> str:
         for problem in error.errors:
             index = int(problem["field"].removeprefix("cost[").removesuffix("]"))
             bad = value.split()[index]
-            errors.append(("cost", f"{_quote(bad)} is not a dice cost symbol: {SYMBOL_HELP}."))
+            # Translators: %(symbols)s lists the rules' cost symbols, in English.
+            message = _("%(value)s is not a dice cost symbol: %(symbols)s.")
+            errors.append(("cost", message % {"value": _quote(bad), "symbols": SYMBOL_HELP}))
     cost = " ".join(symbols)
     if len(cost) > _FIELD_LENGTH["cost"]:
-        errors.append(("cost", f"is longer than {_FIELD_LENGTH['cost']} characters."))
+        errors.append(("cost", _too_long(_FIELD_LENGTH["cost"])))
     return cost
 
 
@@ -514,16 +583,17 @@ def _check_dataclysm(cells: dict[str, str]) -> tuple[Row, list[tuple[str, str]]]
     if "subtypes" in cells:
         row["subtypes"] = " ".join(cells["subtypes"].split())
         if len(row["subtypes"]) > _FIELD_LENGTH["subtypes"]:
-            errors.append(("subtypes", f"is longer than {_FIELD_LENGTH['subtypes']} characters."))
+            errors.append(("subtypes", _too_long(_FIELD_LENGTH["subtypes"])))
     if "gpu" in cells:
         gpu = cells["gpu"].lower()
         if gpu not in {"", "true", "false"}:
-            errors.append(("gpu", f"{_quote(cells['gpu'])} is not true or false."))
+            message = _("%(value)s is not true or false.") % {"value": _quote(cells["gpu"])}
+            errors.append(("gpu", message))
         row["gpu"] = gpu == "true"
     for stat in ("atk", "hp"):
         row[stat] = None
         if row["card_type"] == Card.CardType.TROOP:
-            value = _required(cells, stat, "a troop has a whole number here", errors)
+            value = _required(cells, stat, _("a troop has a whole number here"), errors)
             if value:
                 row[stat] = _whole(value, stat, 0, STAT_LIMIT, errors)
     if "text" in cells:

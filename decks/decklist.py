@@ -51,6 +51,11 @@ from typing import Any, NamedTuple, Protocol
 
 from rapidfuzz import fuzz, process
 
+# Messages in the active language: Django's gettext where settings are configured, the
+# English as written elsewhere. web.inputs holds that one wrapper and, like this module,
+# imports no Django (makemessages reads the ``_(...)`` calls here all the same).
+from web.inputs import _
+
 MAIN = "main"
 SIDEBOARD = "sideboard"
 ZONES: tuple[str, str] = (MAIN, SIDEBOARD)
@@ -62,7 +67,7 @@ MAX_LINE_LENGTH = 1000  # longer lines are a problem, not parsed (bounds regex w
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 65.0  # one typo in a three-letter name still scores 66.7
 
-COUNT_RULE = f"counts are whole numbers from {MIN_COUNT} to {MAX_COUNT}"
+COUNT_RULE = f"counts are whole numbers from {MIN_COUNT} to {MAX_COUNT}"  # as the messages say
 
 
 # --------------------------------------------------------------------------- data
@@ -90,7 +95,11 @@ class Problem:
 
     def __str__(self) -> str:
         """The whole sentence, for places that show a problem without its line and text."""
-        return f'Line {self.line} "{self.text}": {self.message}'
+        return _('Line %(line)s "%(text)s": %(problem)s') % {
+            "line": self.line,
+            "text": self.text,
+            "problem": self.message,
+        }
 
 
 @dataclass(slots=True)
@@ -208,25 +217,39 @@ _MAYBE_NOT_NAME = re.compile(r"[(\[*:\-\u2013\u2014]")  # a cheap test before th
 _SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "sb"})
 _HEADER_COUNT = frozenset({"count", "qty", "quantity", "amount", "number", "copies", "#", "n"})
 _HEADER_NAME = frozenset({"name", "card", "card name", "cardname", "card_name", "title"})
-_PLACEHOLDER = "Card Name"
 
 
-def _expected(name: str = "") -> str:
-    """The end of every problem message: what a readable line looks like, with this card."""
-    return f'expected a line like "4 {name or _PLACEHOLDER}"'
+def _example(name: str = "") -> str:
+    """The card a problem's example line names: the player's own, else a placeholder."""
+    # Translators: an example card name in "expected a line like "4 Card Name"".
+    return name or _("Card Name")
+
+
+def _not_whole(text: str) -> str:
+    # Translators: %(text)s is what the player typed as a count. A message is followed by
+    # "expected a line like ..." (see _count_problem).
+    return _(
+        "'%(text)s' is not a whole number: counts are whole numbers from %(min)d to %(max)d"
+    ) % {"text": text, "min": MIN_COUNT, "max": MAX_COUNT}
 
 
 def _count(text: str) -> int | str:
     """The count, or why it is not one (the start of a message for the player)."""
     if not text.isdecimal():  # the digits re.\d matches, which int() reads
-        return f"'{text}' is not a whole number: {COUNT_RULE}"
+        return _not_whole(text)
     try:
         value = int(text)
     except ValueError:  # pragma: no cover - \d and int() agree on digits
-        return f"'{text}' is not a whole number: {COUNT_RULE}"
+        return _not_whole(text)
     if not MIN_COUNT <= value <= MAX_COUNT:
-        return f"count {value} is out of range: {COUNT_RULE}"
+        return _(
+            "count %(count)d is out of range: counts are whole numbers from %(min)d to %(max)d"
+        ) % {"count": value, "min": MIN_COUNT, "max": MAX_COUNT}
     return value
+
+
+def _no_name() -> str:
+    return _('a count but no card name — expected a line like "4 %(name)s".') % {"name": _example()}
 
 
 def _split_fields(line: str, separator: str) -> list[str] | None:
@@ -270,11 +293,11 @@ def _count_in(field_text: str) -> str | None:
 
 def _too_many_columns(fields: list[str]) -> str:
     """Why a spreadsheet row with extra columns is not read, naming its own card if it can."""
-    name = next((f for f in fields if not _count_in(f)), _PLACEHOLDER)
-    return (
-        f"{len(fields)} columns \u2014 expected two, the count and the card name, "
-        f'like "4<tab>{name}".'
-    )
+    name = next((f for f in fields if not _count_in(f)), "")
+    # Translators: %(count)d is always 3 or more (a row of two columns is read).
+    return _(
+        '%(count)d columns — expected two, the count and the card name, like "4<tab>%(name)s".'
+    ) % {"count": len(fields), "name": _example(name)}
 
 
 def _read_entry(text: str) -> tuple[str | None, str] | str:
@@ -314,7 +337,7 @@ def _read_entry(text: str) -> tuple[str | None, str] | str:
     if match:
         return match.group(2) or match.group(3), match.group(1)
     if _COUNT_FIELD.fullmatch(text):
-        return f"a count but no card name \u2014 {_expected()}."
+        return _no_name()
     return None, text
 
 
@@ -353,9 +376,14 @@ def _count_after(name: str) -> tuple[str, int] | None:
 
 def _count_problem(why: str, count_text: str, name: str, line: str) -> str:
     """A count that is not one: why, the line expected, and a hint when it may be a name."""
-    message = f"{why} \u2014 {_expected(name)}."
+    # Translators: %(problem)s is why the count is not one ("'0.5' is not a whole number: ...").
+    message = _('%(problem)s — expected a line like "4 %(name)s".') % {
+        "problem": why,
+        "name": _example(name),
+    }
     if _LEADING.fullmatch(line) and count_text.isdecimal() and len(count_text) > 2:
-        message += f' If the number is part of the card name, put the count first: "1 {line}".'
+        hint = _('If the number is part of the card name, put the count first: "1 %(line)s".')
+        message += " " + hint % {"line": line}
     return message
 
 
@@ -391,8 +419,11 @@ def parse(text: str) -> ParsedList:
                 Problem(
                     number,
                     line[:80] + "…",
-                    f"longer than {MAX_LINE_LENGTH} characters \u2014 expected one card a "
-                    f'line, like "4 {_PLACEHOLDER}".',
+                    _(
+                        "longer than %(max)d characters — expected one card a line, "
+                        'like "4 %(name)s".'
+                    )
+                    % {"max": MAX_LINE_LENGTH, "name": _example()},
                 )
             )
             continue
@@ -427,11 +458,13 @@ def parse(text: str) -> ParsedList:
             problem = _count_problem(count, count_text, name, line)
         elif count_text is None and not quoted and (dangling := _DANGLING_X.fullmatch(name)):
             short = dangling.group(1)
-            problem = f'no count after the "x" \u2014 {_expected(short)} or "{short} x4".'
+            problem = _(
+                'no count after the "x" — expected a line like "4 %(name)s" or "%(name)s x4".'
+            ) % {"name": short}
         elif not name:
-            problem = f"a count but no card name \u2014 {_expected()}."
+            problem = _no_name()
         elif len(name) > MAX_NAME_LENGTH:
-            problem = f"card name longer than {MAX_NAME_LENGTH} characters."
+            problem = _("card name longer than %(max)d characters.") % {"max": MAX_NAME_LENGTH}
         if problem:
             parsed.problems.append(Problem(number, raw.strip(), problem))
             continue
@@ -439,7 +472,7 @@ def parse(text: str) -> ParsedList:
         reading = _count_after(name) if count_text is None and not quoted else None
         if reading is not None:
             short, more = reading
-            _, total, lines = after.get((target, key), (short, 0, 0))
+            _short, total, lines = after.get((target, key), (short, 0, 0))
             after[(target, key)] = (short, total + more, lines + 1)
         entries, index = zones[target], seen[target]
         at = index.get(key)
@@ -526,7 +559,7 @@ class PoolIndex:
             return ()
         scores: dict[int, tuple[float, float]] = {}
         for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
-            for _, score, i in process.extract(
+            for _match, score, i in process.extract(
                 key,
                 self._keys,
                 scorer=scorer,

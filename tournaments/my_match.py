@@ -110,7 +110,8 @@ def idle_text(
     ``cut_now`` the top cut's round being played ("semifinal"), ``event_over`` whether
     the placings are final. None: nothing to say but the usual wait for pairings.
     """
-    place = placing.get("place_shown") if placing and placing.get("decided") else None
+    decided = placing and placing.get("decided")
+    place = (placing.get("place_shown") or placing["place_label"]) if decided else None
     if me.disqualified:
         return Idle(_("You were disqualified from this event."), _("You will not be paired again."))
     if me.status == "dropped":

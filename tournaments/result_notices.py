@@ -9,6 +9,7 @@ becomes one sentence on the player's pages, the score read from the player's own
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from tournaments.match_games import InvalidResult, Score
 from tournaments.models import Match, Registration, ResultChange
@@ -42,22 +43,36 @@ def notice_sentence(
 
     ``before``/``after`` are the scores already read from the player's side.
     """
-    where = f"round {round_number}, table {table if table is not None else '—'}"
-    if action == "settle":  # the players' claims disagreed: the judge decided
-        said = f"A judge settled your result: {where}, {after or '—'}"
-    elif before is None and after is not None:
-        said = f"A judge entered your result: {where}, {after}"
-    elif after is None:
-        said = f"A judge took back your result: {where}, {before or '—'} is no longer recorded"
-    elif before == after:
-        said = f"A judge recorded your result: {where}, {after}"
-    else:
-        said = f"A judge changed your result: {where}, {before} became {after}"
+    values = {
+        "round": round_number,
+        "table": table if table is not None else "—",
+        "before": before or "—",
+        "after": after or "—",
+    }
+    said = _what_happened(action, before, after) % values
     if reason.strip():
-        said += f" ({reason.strip()})"
+        said = _("%(sentence)s (%(reason)s)") % {"sentence": said, "reason": reason.strip()}
     if rule:
-        said += f", rule {rule}"
-    return said + "."
+        said = _("%(sentence)s, rule %(rule)s") % {"sentence": said, "rule": rule}
+    return _("%(sentence)s.") % {"sentence": said}
+
+
+def _what_happened(action: str, before: str | None, after: str | None) -> str:
+    """The notice's sentence (its values still to fill in), in the reader's language."""
+    if action == "settle":  # the players' claims disagreed: the judge decided
+        return _("A judge settled your result: round %(round)s, table %(table)s, %(after)s")
+    if before is None and after is not None:
+        return _("A judge entered your result: round %(round)s, table %(table)s, %(after)s")
+    if after is None:
+        return _(
+            "A judge took back your result: round %(round)s, table %(table)s, %(before)s is "
+            "no longer recorded"
+        )
+    if before == after:
+        return _("A judge recorded your result: round %(round)s, table %(table)s, %(after)s")
+    return _(
+        "A judge changed your result: round %(round)s, table %(table)s, %(before)s became %(after)s"
+    )
 
 
 def notices_for(registration: Registration, match: Match | None = None) -> list[str]:

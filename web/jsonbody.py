@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from django.http import HttpRequest, UnreadablePostError
+from django.utils.translation import gettext as _
 
 from web.inputs import unusable_at
 
@@ -26,12 +27,19 @@ class BodyError(Exception):
 
 
 def _reject_constant(name: str) -> Any:
-    raise BodyError(f"{name} is not valid JSON: numbers must be finite.")
+    # Translators: %(name)s is what the body held: NaN, Infinity or -Infinity.
+    raise BodyError(_("%(name)s is not valid JSON: numbers must be finite.") % {"name": name})
 
 
 def _too_big(limit: int, size: int | None, status: int) -> BodyError:
-    told = f"The body is {size} bytes; the" if size is not None else "The body is over the"
-    return BodyError(f"{told} limit is {limit} bytes.", status=status)
+    if size is None:
+        message = _("The body is over the limit is %(limit)s bytes.") % {"limit": limit}
+    else:
+        message = _("The body is %(size)s bytes; the limit is %(limit)s bytes.") % {
+            "size": size,
+            "limit": limit,
+        }
+    return BodyError(message, status=status)
 
 
 def parse_json(raw: bytes, *, limit: int, expected: str, too_big_status: int = 400) -> Any:
@@ -39,21 +47,27 @@ def parse_json(raw: bytes, *, limit: int, expected: str, too_big_status: int = 4
     if len(raw) > limit:
         raise _too_big(limit, len(raw), too_big_status)
     if not raw.strip():
-        raise BodyError(f"The body is empty: send {expected} as JSON.")
+        # Translators: %(expected)s is what the endpoint reads, e.g. "the fields as a JSON object".
+        raise BodyError(_("The body is empty: send %(expected)s as JSON.") % {"expected": expected})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BodyError(f"The body is not UTF-8 text (byte {exc.start}).") from None
+        message = _("The body is not UTF-8 text (byte %(byte)s).") % {"byte": exc.start}
+        raise BodyError(message) from None
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
+        # Translators: %(error)s is Python's own description, in English ("Expecting value").
+        message = _("The body is not valid JSON: %(error)s at line %(line)s, column %(column)s.")
         raise BodyError(
-            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+            message % {"error": exc.msg, "line": exc.lineno, "column": exc.colno}
         ) from None
     except RecursionError:
-        raise BodyError("The body is nested too deeply.") from None
+        raise BodyError(_("The body is nested too deeply.")) from None
     except ValueError as exc:  # e.g. an integer with more digits than Python will parse
-        raise BodyError(f"The body is not a usable JSON value: {exc}") from None
+        # Translators: %(error)s is Python's own description, in English.
+        message = _("The body is not a usable JSON value: %(error)s") % {"error": exc}
+        raise BodyError(message) from None
     problem = unusable_at(value)
     if problem is not None:
         raise BodyError(problem["message"], field=problem["field"])
@@ -71,5 +85,5 @@ def read_json_body(
     try:
         raw = django_request.read(limit + 1)
     except UnreadablePostError:
-        raise BodyError("The body could not be read: the upload was cut short.") from None
+        raise BodyError(_("The body could not be read: the upload was cut short.")) from None
     return parse_json(raw, limit=limit, expected=expected, too_big_status=too_big_status)

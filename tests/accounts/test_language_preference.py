@@ -156,3 +156,10 @@ def test_the_switcher_lists_the_languages_in_their_own_names():
     assert '<option value="de" lang="de" selected>Deutsch</option>' in html
     assert '<option value="ja" lang="ja">日本語</option>' in html
     assert '<option value="en" lang="en">English</option>' in html
+
+
+def test_a_requests_language_does_not_outlive_it(client):
+    from django.utils import translation
+
+    client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    assert translation.get_language() == "en"
