@@ -15,7 +15,7 @@ from arbiter import worlds
 from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
-from tournaments import results, services
+from tournaments import results, rounds, services
 from tournaments.models import (
     Event,
     EventLog,
@@ -174,6 +174,23 @@ def make_event(organiser, players: int, **fields) -> Event:
         players, organiser=organiser, judge=None, paired=False, password=PASSWORD, **options
     )
     return world.event
+
+
+def finished_event(organiser, players, name: str, rounds_played: int = 3, **fields) -> Event:
+    """An event of ``players`` whose Swiss rounds were all paired, played and closed, then
+    finished: what a series counts."""
+    world = worlds.build_event(
+        players,
+        organiser=organiser,
+        judge=None,
+        name=name,
+        swiss_rounds=rounds_played,
+        rounds_played=rounds_played,
+        paired=False,
+        password=PASSWORD,
+        **fields,
+    )
+    return rounds.finish_event(world.event, organiser)
 
 
 def play_out(round_: Round, organiser, score: str = "2-0") -> None:

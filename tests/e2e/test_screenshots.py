@@ -13,8 +13,7 @@ from django.utils import translation
 from arbiter import worlds
 from printing.documents import get as document_kind
 from series import services
-from tests.conftest import PASSWORD, make_user
-from tournaments import rounds
+from tests.conftest import finished_event, make_user
 from tournaments.local_time import event_times
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -40,29 +39,17 @@ def out_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def week(organiser, people, name: str, seed: int, **fields):
-    world = worlds.build_event(
-        people,
-        organiser=organiser,
-        judge=None,
-        name=name,
-        swiss_rounds=3,
-        rounds_played=3,
-        paired=False,
-        password=PASSWORD,
-        seed=seed,
-        **fields,
-    )
-    return rounds.finish_event(world.event, organiser)
-
-
 def test_a_japanese_series_page(browser, live_server, organiser, tmp_path):
     people = [
         make_user(f"{first.lower()}{i}", first_name=first, last_name=last)
         for i, (first, last) in enumerate(NAMES)
     ]
-    one = week(organiser, people[:8], "東京ウィンターリーグ 第1週", 7, time_zone="Asia/Tokyo")
-    two = week(organiser, people[2:], "東京ウィンターリーグ 第2週", 8, time_zone="Asia/Tokyo")
+    one = finished_event(
+        organiser, people[:8], "東京ウィンターリーグ 第1週", seed=7, time_zone="Asia/Tokyo"
+    )
+    two = finished_event(
+        organiser, people[2:], "東京ウィンターリーグ 第2週", seed=8, time_zone="Asia/Tokyo"
+    )
     series = services.create_series(
         organiser,
         [one, two],

@@ -6,41 +6,23 @@ import re
 
 import pytest
 
-from arbiter import worlds
 from series.models import Series
 from series.standings import series_table
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import finished_event, make_user
 from tests.e2e.conftest import log_page_in
 from tests.i18n_pages import english_left_on_page
-from tournaments import rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 TABLE = "1: 10, 2: 8, 3-4: 6, 5-8: 4"
 
 
-def run_event(organiser, players, name: str, seed: int):
-    """An event of ``players``: three Swiss rounds paired, played and closed, finished."""
-    world = worlds.build_event(
-        players,
-        organiser=organiser,
-        judge=None,
-        name=name,
-        swiss_rounds=3,
-        rounds_played=3,
-        paired=False,
-        password=PASSWORD,
-        seed=seed,
-    )
-    return rounds.finish_event(world.event, organiser)
-
-
 @pytest.fixture
 def league(organiser):
     """Eight players in Week 1, six of them and two newcomers in Week 2."""
     people = [make_user(f"pl{i:02d}", first_name=f"Player{i:02d}") for i in range(1, 11)]
-    week1 = run_event(organiser, people[:8], "League Week 1", 101)
-    week2 = run_event(organiser, people[2:], "League Week 2", 102)
+    week1 = finished_event(organiser, people[:8], "League Week 1", seed=101)
+    week2 = finished_event(organiser, people[2:], "League Week 2", seed=102)
     return week1, week2, people
 
 

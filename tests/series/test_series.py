@@ -10,7 +10,7 @@ from pairing.series import table_text
 from series import services
 from series.models import Series, SeriesLog
 from series.standings import player_key, series_table
-from tests.conftest import PASSWORD, make_user, snapshot
+from tests.conftest import finished_event, make_user, snapshot
 from tournaments import rounds
 from tournaments import services as event_services
 from tournaments.models import Event, EventLog, Registration
@@ -21,28 +21,12 @@ pytestmark = pytest.mark.django_db
 TABLE = "1: 10, 2: 8, 3-4: 6, 5-8: 4"
 
 
-def finished_event(organiser, players, name: str, **fields) -> Event:
-    """An event of ``players`` played through its Swiss rounds and finished."""
-    world = worlds.build_event(
-        players,
-        organiser=organiser,
-        judge=None,
-        name=name,
-        swiss_rounds=2,
-        rounds_played=2,
-        paired=False,
-        password=PASSWORD,
-        **fields,
-    )
-    return rounds.finish_event(world.event, organiser)
-
-
 @pytest.fixture
 def season(organiser):
     """Two finished events: ada, bo, cy and di play both; ed and fy only the first."""
     people = [make_user(n) for n in ("ada", "bo", "cy", "di", "ed", "fy")]
-    first = finished_event(organiser, people, "Week 1", seed=11)
-    second = finished_event(organiser, people[:4], "Week 2", seed=12)
+    first = finished_event(organiser, people, "Week 1", rounds_played=2, seed=11)
+    second = finished_event(organiser, people[:4], "Week 2", rounds_played=2, seed=12)
     return first, second, people
 
 
@@ -173,7 +157,7 @@ def test_only_an_events_organiser_can_put_it_in_a_series(organiser, season):
 def test_a_walk_in_merged_into_an_account_adds_up_with_it_and_is_logged(organiser):
     ada = make_user("ada")
     others = [make_user(n) for n in ("bo", "cy", "di")]
-    first = finished_event(organiser, [ada, *others], "Week 1", seed=3)
+    first = finished_event(organiser, [ada, *others], "Week 1", rounds_played=2, seed=3)
     walk_in_world = worlds.build_event(
         ["Ada L.", "Walk Two", "Walk Three", "Walk Four"],
         organiser=organiser,
