@@ -10,12 +10,14 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from accounts import ratelimit
+from accounts.language import saved_language
 from accounts.ratelimit import Limit
 from web.errors import ServiceError
 
@@ -130,12 +132,14 @@ def _tell_owner_of_sign_up_attempt(owner: User) -> None:
         "reset_link": _site_link(reverse("password_reset_confirm", args=[uid, token])),
         "login_link": _site_link(reverse("login")),
     }
-    send_mail(
-        _("Someone tried to sign up to Arbiter with your e-mail address"),
-        render_to_string("registration/signup_address_taken_email.txt", context),
-        None,
-        [owner.email],
-    )
+    # The owner reads it in the language they chose, not in the one of whoever tried.
+    with translation.override(saved_language(owner) or settings.LANGUAGE_CODE):
+        send_mail(
+            _("Someone tried to sign up to Arbiter with your e-mail address"),
+            render_to_string("registration/signup_address_taken_email.txt", context),
+            None,
+            [owner.email],
+        )
 
 
 def read_confirmation(token: str) -> tuple[User, str]:

@@ -17,9 +17,13 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import DecklistPolicy, Event, EventLog, Game, Registration
 from web.errors import ServiceError
@@ -79,15 +83,19 @@ class MissingDecklists(ServiceError):
         self.missing = missing
         names = ", ".join(m.registration.display_name for m in missing)
         if event.decklist_policy == DecklistPolicy.REQUIRE:
-            then = "confirm to drop them and pair the rest, or wait for their lists"
+            then = _("confirm to drop them and pair the rest, or wait for their lists")
         else:
-            then = "confirm to pair them anyway, or message or drop them first"
+            then = _("confirm to pair them anyway, or message or drop them first")
         count = len(missing)
-        super().__init__(
-            f"{count} of {total} player{'s' if total != 1 else ''} "
-            f"{'has' if count == 1 else 'have'} no legal submitted decklist ({names}): {then}.",
-            field="confirm_missing_decklists",
-        )
+        players = ngettext(
+            "%(count)s of %(total)s player", "%(count)s of %(total)s players", total
+        ) % {"count": count, "total": total}
+        said = ngettext(
+            "%(players)s has no legal submitted decklist (%(names)s): %(then)s.",
+            "%(players)s have no legal submitted decklist (%(names)s): %(then)s.",
+            count,
+        ) % {"players": players, "names": names, "then": then}
+        super().__init__(said, field="confirm_missing_decklists")
 
 
 def gate_round_one(
@@ -128,14 +136,29 @@ def describe(stats: dict | None) -> str:
     if policy == DecklistPolicy.REQUIRE:
         dropped = stats.get("dropped_without_decklist") or []
         if not dropped:
-            return "Decklists required: every player had a legal submitted list."
-        return f"Decklists required: dropped without a legal list: {', '.join(dropped)}."
+            return _("Decklists required: every player had a legal submitted list.")
+        return _("Decklists required: dropped without a legal list: %(names)s.") % {
+            "names": ", ".join(dropped)
+        }
     if not missing:
-        return "Decklist check (warn): every player had a legal submitted list."
-    return (
-        f"Decklist check (warn): paired with {missing} player{'s' if missing != 1 else ''} "
-        "without a legal submitted list, as confirmed."
-    )
+        return _("Decklist check (warn): every player had a legal submitted list.")
+    return ngettext(
+        "Decklist check (warn): paired with %(count)s player without a legal submitted list, "
+        "as confirmed.",
+        "Decklist check (warn): paired with %(count)s players without a legal submitted list, "
+        "as confirmed.",
+        missing,
+    ) % {"count": missing}
+
+
+def _language_of(user) -> str:
+    """The language the player chose for the site (their account's saved choice, read
+    through the user), else the site's: a reminder speaks the reader's language, not the
+    organiser's who sent it."""
+    try:
+        return user.language_preference.language
+    except ObjectDoesNotExist:
+        return settings.LANGUAGE_CODE
 
 
 def remind(event: Event, players: Iterable[Registration], actor) -> tuple[list[str], list[str]]:
@@ -151,12 +174,13 @@ def remind(event: Event, players: Iterable[Registration], actor) -> tuple[list[s
             unreachable.append(player.display_name)
             continue
         context = {"event": event, "player": player, "link": link}
-        send_mail(
-            f"Your decklist for {event.name}",
-            render_to_string("tournaments/decklist_reminder_email.txt", context),
-            None,
-            [address],
-        )
+        with translation.override(_language_of(player.user)):
+            send_mail(
+                _("Your decklist for %(event)s") % {"event": event.name},
+                render_to_string("tournaments/decklist_reminder_email.txt", context),
+                None,
+                [address],
+            )
         sent.append(player.display_name)
     if sent:
         EventLog.objects.create(

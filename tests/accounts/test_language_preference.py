@@ -163,3 +163,28 @@ def test_a_requests_language_does_not_outlive_it(client):
 
     client.get("/", HTTP_ACCEPT_LANGUAGE="de")
     assert translation.get_language() == "en"
+
+
+def test_the_address_taken_note_reaches_its_owner_in_the_owners_language(client):
+    from django.core import mail
+
+    from accounts.models import LanguagePreference
+    from tests.conftest import make_user
+
+    owner = make_user("ingrid")
+    LanguagePreference.objects.create(user=owner, language="de")
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "someone-else",
+            "email": owner.email,
+            "password1": "a-long-unusual-passphrase",
+            "password2": "a-long-unusual-passphrase",
+        },
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    sent = [m for m in mail.outbox if m.to == [owner.email]]
+    assert len(sent) == 1
+    assert sent[0].subject == (
+        "Jemand hat versucht, sich mit Ihrer E-Mail-Adresse bei Arbiter zu registrieren"
+    )

@@ -171,3 +171,19 @@ def test_a_player_dropped_before_round_1_reads_so_on_the_dashboard(client, organ
     client.post(f"/events/{event.pk}/players/{players[5].pk}/drop/", {"reason": "No list."})
     page = manage(client, organiser, event)
     assert "Dropped before round 1" in page and "after round 0" not in page
+
+
+def test_a_reminder_speaks_the_players_language_not_the_organisers(client, organiser, six):
+    from accounts.models import LanguagePreference
+
+    event, players = six("warn")
+    LanguagePreference.objects.create(user=players[4].user, language="de")
+    client.force_login(organiser)
+    client.post(
+        f"/events/{event.pk}/decklist-reminders/",
+        {"players": [players[4].pk, players[5].pk]},
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    subjects = {m.to[0]: m.subject for m in mail.outbox}
+    assert subjects[players[4].user.email] == f"Ihre Deckliste für {event.name}"
+    assert subjects[players[5].user.email] == f"Your decklist for {event.name}"
