@@ -40,6 +40,8 @@
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.text();
     }).then(function (html) {
+      // Typed into while this was on its way (live-hold.js): keep the typing, catch up later.
+      if (el.hasAttribute("data-live-held")) { el.setAttribute("data-live-missed", ""); return; }
       el.innerHTML = html;
       if (window.htmx) window.htmx.process(el);
       lastUpdate = new Date();
