@@ -145,6 +145,15 @@ def parse_points_table(text: str) -> tuple[int, ...]:
     return _contiguous(given)
 
 
+def checked_points(points: Sequence[int]) -> tuple[int, ...]:
+    """Points per place given as a list (``[10, 8, 6, 6]``), checked as a typed table is."""
+    given: dict[int, int] = {}
+    for place, value in enumerate(points, start=1):
+        _check_entry(place, place, value, given)
+        given[place] = value
+    return _contiguous(given) if given else ()
+
+
 def _table_error(template: str, **params: Any) -> SeriesRuleError:
     return SeriesRuleError([Problem("placing_points", template, params)])
 

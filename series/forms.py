@@ -12,6 +12,7 @@ from pairing.series import MAX_POINTS, TIEBREAKERS, table_text
 from series.models import Series
 from tournaments.models import Event
 from web.errors import ServiceError
+from web.forms import show_refusal
 
 TIEBREAKER_SLOTS = 3
 
@@ -102,11 +103,8 @@ class SeriesForm(forms.Form):
         }
 
     def show(self, exc: ServiceError) -> None:
-        """Each refusal beside the field it names (the form's top for the rest)."""
-        for error in exc.errors:
-            field = error["field"]
-            field = "tiebreaker_1" if field == "tiebreakers" else field
-            self.add_error(field if field in self.fields else None, error["message"])
+        """Each refusal beside the field it names (the tiebreakers at the first select)."""
+        show_refusal(self, exc, {"tiebreakers": "tiebreaker_1"})
 
 
 class MergeForm(forms.Form):

@@ -17,6 +17,7 @@ from pairing.series import (
     Problem,
     SeriesRule,
     SeriesRuleError,
+    checked_points,
     parse_points_table,
     rule_problems,
 )
@@ -42,7 +43,7 @@ def points_table(typed: Any) -> tuple[int, ...]:
         if isinstance(typed, str):
             return parse_points_table(typed)
         if isinstance(typed, list | tuple) and all(type(p) is int for p in typed):
-            return parse_points_table(", ".join(f"{i}: {p}" for i, p in enumerate(typed, 1)))
+            return checked_points(typed)
     except SeriesRuleError as exc:
         raise _refusal(exc.problems) from None
     raise ServiceError(

@@ -152,8 +152,8 @@ def series_pdf(request: HttpRequest, series_id: int) -> HttpResponse:
     pdf = render_pdf(render_to_string("series/print.html", context, request=request))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = attachment(
-        table.series.name, f"series-{table.series.pk}", "-standings.pdf"
-    ).replace("attachment", "inline", 1)
+        table.series.name, f"series-{table.series.pk}", "-standings.pdf", disposition="inline"
+    )
     return response
 
 

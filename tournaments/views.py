@@ -24,6 +24,7 @@ from tournaments.roles import (
 )
 from tournaments.rounds import swiss_round_count
 from web.errors import ServiceError
+from web.forms import show_refusal
 
 SEATED = Q(registrations__status=Registration.Status.REGISTERED)
 
@@ -87,18 +88,11 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             services.update_event(event, request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _show_on_form(form, exc)
+            show_refusal(form, exc)
         else:
             messages.success(request, _("Event details saved."))
             return redirect("tournaments:manage", event.pk)
     return render(request, "tournaments/event_form.html", {"form": form, "event": event})
-
-
-def _show_on_form(form, exc: ServiceError) -> None:
-    """Each refusal beside the field it names (the form's top for the rest)."""
-    for error in exc.errors:
-        field = error["field"] if error["field"] in form.fields else None
-        form.add_error(field, error["message"])
 
 
 @require_POST

@@ -18,12 +18,12 @@ def spreadsheet_cell(value: Any) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def attachment(name: str, fallback: str, suffix: str) -> str:
+def attachment(name: str, fallback: str, suffix: str, disposition: str = "attachment") -> str:
     """A ``Content-Disposition`` for a download named after ``name`` in any script: an
     ASCII file name for old clients, the UTF-8 one (RFC 6266) for the rest."""
     plain = f"{slugify(name) or fallback}{suffix}"
     named = f"{slugify(name, allow_unicode=True) or fallback}{suffix}"
-    header = f'attachment; filename="{plain}"'
+    header = f'{disposition}; filename="{plain}"'
     if named != plain:
         header += f"; filename*=utf-8''{quote(named)}"
     return header

@@ -128,3 +128,16 @@ def test_standings_are_deterministic_whatever_order_the_finishes_come_in():
     assert [(r.rank, r.player, r.total) for r in first] == [
         (r.rank, r.player, r.total) for r in again
     ]
+
+
+def test_a_points_list_is_checked_as_a_typed_table_is():
+    from pairing.series import checked_points
+
+    assert (
+        checked_points([10, 8, 6, 6]) == (10, 8, 6, 6) == parse_points_table("1: 10, 2: 8, 3-4: 6")
+    )
+    assert checked_points([]) == ()
+    for bad, said in (([10, -1], "cannot be negative"), ([6, 8], "earns more than place 1")):
+        with pytest.raises(SeriesRuleError) as refused:
+            checked_points(bad)
+        assert said in refused.value.problems[0].message
