@@ -65,7 +65,11 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST" && url.pathname === CONFIG.logout) {
-    event.waitUntil(caches.delete(PAGES));
+    // Logging out also ends this browser's push subscription: the next account to log in
+    // here subscribes a new one (the server never moves an endpoint between accounts).
+    event.waitUntil(Promise.all([caches.delete(PAGES), self.registration.pushManager.getSubscription()
+      .then(function (subscription) { return subscription && subscription.unsubscribe(); })
+      .catch(function () { return false; })]));
     return;
   }
   if (request.method !== "GET") return;
