@@ -14,7 +14,6 @@ import json
 import logging
 from dataclasses import dataclass
 
-import requests
 from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
@@ -56,7 +55,7 @@ def _vapid() -> Vapid:
 def send(
     subscription: PushSubscription,
     message: Message,
-    session: requests.Session | None = None,
+    session: outbound.VettedSession | None = None,
 ) -> bool:
     """Push ``message`` to one browser; whether its push service took it.
 

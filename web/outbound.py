@@ -294,9 +294,10 @@ class VettedSession(requests.Session):
         self.mount("https://", adapter)
         self.mount("http://", adapter)
 
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> requests.Response:
+        checked_url(url)  # every refusal is an OutboundRefused, not one of requests' errors
         kwargs["allow_redirects"] = False
-        return super().request(*args, **kwargs)
+        return super().request(method, url, *args, **kwargs)
 
     def get_redirect_target(self, resp: requests.Response) -> None:
         return None
