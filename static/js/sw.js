@@ -60,6 +60,14 @@ function networkFirst(request) {
   });
 }
 
+function endPushSubscription() {
+  var manager = self.registration.pushManager;
+  if (!manager) return Promise.resolve(false);
+  return manager.getSubscription()
+    .then(function (subscription) { return subscription ? subscription.unsubscribe() : false; })
+    .catch(function () { return false; });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
@@ -67,9 +75,7 @@ self.addEventListener("fetch", function (event) {
   if (request.method === "POST" && url.pathname === CONFIG.logout) {
     // Logging out also ends this browser's push subscription: the next account to log in
     // here subscribes a new one (the server never moves an endpoint between accounts).
-    event.waitUntil(Promise.all([caches.delete(PAGES), self.registration.pushManager.getSubscription()
-      .then(function (subscription) { return subscription && subscription.unsubscribe(); })
-      .catch(function () { return false; })]));
+    event.waitUntil(Promise.all([caches.delete(PAGES), endPushSubscription()]));
     return;
   }
   if (request.method !== "GET") return;
