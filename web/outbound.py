@@ -102,16 +102,14 @@ def host_matches(host: str, entries: Iterable[str]) -> bool:
             wanted = normalised_host(entry)
         except ValueError:
             continue
-        if host == wanted or (ip_literal_safe(wanted) is None and host.endswith("." + wanted)):
+        if host == wanted or (_is_name(wanted) and host.endswith("." + wanted)):
             return True
     return False
 
 
-def ip_literal_safe(host: str) -> IPAddress | None:
-    try:
-        return ip_literal(host)
-    except ValueError:
-        return None
+def _is_name(host: str) -> bool:
+    """A host name, not an address (whose dots are no boundary of a domain)."""
+    return ":" not in host and not NUMERIC_LABEL.match(host.rsplit(".", 1)[-1])
 
 
 def parse_host_port(entry: str) -> tuple[str, int]:
