@@ -289,6 +289,20 @@ def trusted_proxies(env: Mapping[str, str]) -> list[str]:
     return [entry.strip() for entry in raw.split(",") if entry.strip()]
 
 
+def outbound_trusted_private(env: Mapping[str, str]) -> list[str]:
+    """OUTBOUND_TRUSTED_PRIVATE: host:port entries (web.outbound) allowed on a private
+    network; empty by default. A bad entry stops the site with its name."""
+    from web.outbound import parse_host_port
+
+    entries = env_list(env, "OUTBOUND_TRUSTED_PRIVATE", [])
+    for entry in entries:
+        try:
+            parse_host_port(entry)
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"OUTBOUND_TRUSTED_PRIVATE: {exc}") from None
+    return entries
+
+
 def secret_key(env: Mapping[str, str], debug: bool) -> str:
     """SECRET_KEY; a fixed development key is only allowed while DEBUG is on."""
     key = env.get("SECRET_KEY", "").strip()

@@ -126,9 +126,16 @@ globals().update(e.backup_config(ENV, BASE_DIR))
 WEBPUSH_VAPID_PUBLIC_KEY = ENV.get("WEBPUSH_VAPID_PUBLIC_KEY", "").strip()
 WEBPUSH_VAPID_PRIVATE_KEY = ENV.get("WEBPUSH_VAPID_PRIVATE_KEY", "").strip()
 WEBPUSH_VAPID_SUBJECT = ENV.get("WEBPUSH_VAPID_SUBJECT", "").strip()
-# Subscriptions at plain-http 127.0.0.1/localhost endpoints (a local push service): only
-# while developing and in tests; real push services are https.
-WEBPUSH_ALLOW_LOCAL_ENDPOINTS = DEBUG
+# The push services a subscription may name (a host, or a suffix on a dot boundary), in
+# every mode: Google FCM, Mozilla autopush, Apple and Windows push by default.
+WEBPUSH_ALLOWED_HOSTS = e.env_list(
+    ENV,
+    "WEBPUSH_ALLOWED_HOSTS",
+    ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"],
+)
+# Every request to an address a user supplied goes through web.outbound: public addresses
+# only. host:port entries listed here (a self-hosted push service) may be private too.
+OUTBOUND_TRUSTED_PRIVATE = e.outbound_trusted_private(ENV)
 
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"

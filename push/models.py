@@ -10,8 +10,10 @@ class PushSubscription(models.Model):
     """One browser of one user, as ``PushSubscription.toJSON()`` gave it.
 
     The endpoint is the push service's address for that browser (unique: a browser that
-    subscribes again, or for another account, replaces its row); ``p256dh`` and ``auth``
-    are the browser's keys the message is encrypted for (RFC 8291).
+    subscribes again renews its keys; it is never moved to another account); ``p256dh`` and
+    ``auth`` are the browser's keys the message is encrypted for (RFC 8291).
+    ``failed_count`` counts failed sends since the last one taken (push/sender.py drops the
+    subscription at ``MAX_FAILURES``).
     """
 
     user = models.ForeignKey(

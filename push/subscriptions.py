@@ -1,28 +1,28 @@
 """Keeping a user's push subscriptions: what a browser's ``PushSubscription.toJSON()`` gives.
 
 Every field is checked before anything is written; a refusal names the field. The endpoint
-is where the server will later POST, so only https push services are taken (plain http to
-this machine only when ``WEBPUSH_ALLOW_LOCAL_ENDPOINTS``: development and tests).
+is where the server will later POST, so it must pass the outbound guard (web.outbound: https,
+no numeric or private hosts) and its host must be a push service of
+``WEBPUSH_ALLOWED_HOSTS``. An endpoint is one browser of one account: it is never moved to
+another account.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from push.models import PushSubscription
+from web import outbound
 from web.errors import FieldError, ServiceError
 
 MAX_ENDPOINT = 2000
 MAX_PER_USER = 10  # browsers one account keeps subscribed; the oldest goes first
-LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y
 AUTH_BYTES = 16
 
@@ -34,30 +34,24 @@ def _b64url(text: str) -> bytes | None:
         return None
 
 
-def _endpoint_error(endpoint: Any) -> str | None:
+def endpoint_error(endpoint: Any) -> str | None:
+    """Why the server will not POST to ``endpoint``; None when it is a listed push service.
+
+    Checked at subscribe and again before each send (rows kept before a rule changed).
+    """
     if not isinstance(endpoint, str) or not endpoint.strip():
         return _("The endpoint is missing: send the subscription's toJSON().")
     if len(endpoint) > MAX_ENDPOINT:
         return _("The endpoint is longer than %(limit)s characters.") % {"limit": MAX_ENDPOINT}
     try:
-        parts = urlsplit(endpoint)
-        host = parts.hostname or ""
-        parts.port  # noqa: B018  (a bad port raises here)
-    except ValueError:
-        return _("The endpoint is not a URL.")
-    if not host:
-        return _("The endpoint is not a URL with a host.")
-    local = settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS and host in LOCAL_HOSTS
-    if parts.scheme == "http" and local:
-        return None
-    if parts.scheme != "https":
-        return _("The endpoint must be an https address (a browser's push service).")
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    if not address.is_global and not local:
-        return _("The endpoint must be a push service on the internet, not a private address.")
+        target = outbound.checked_url(endpoint)
+    except outbound.OutboundRefused as refusal:
+        return str(refusal)
+    if not outbound.host_matches(target.host, settings.WEBPUSH_ALLOWED_HOSTS):
+        return _(
+            "The endpoint is not at a push service this site sends to (%(hosts)s): "
+            "use a browser with its own push service."
+        ) % {"hosts": ", ".join(settings.WEBPUSH_ALLOWED_HOSTS)}
     return None
 
 
@@ -82,7 +76,7 @@ def checked(data: Any) -> dict[str, str]:
         raise ServiceError(_("Send the subscription as a JSON object (its toJSON())."))
     problems: list[FieldError] = []
     keys = data.get("keys")
-    checks = [("endpoint", _endpoint_error(data.get("endpoint")))]
+    checks = [("endpoint", endpoint_error(data.get("endpoint")))]
     if isinstance(keys, dict):
         checks.append(("keys.p256dh", _key_error(keys, "p256dh", P256DH_BYTES)))
         checks.append(("keys.auth", _key_error(keys, "auth", AUTH_BYTES)))
@@ -98,16 +92,27 @@ def checked(data: Any) -> dict[str, str]:
 
 @transaction.atomic
 def subscribe(user, data: Any) -> PushSubscription:
-    """Keep (or renew) this browser's subscription for ``user``.
+    """Keep this browser's subscription for ``user``, or renew its keys.
 
-    An endpoint is one browser: subscribing it again, from another account too, replaces
-    the row, so a shared phone tells only the player now logged in.
+    An endpoint held by another account stays that account's: whoever sends it cannot
+    take its messages, and its owner can still turn it off.
     """
     fields = checked(data)
-    subscription, _created = PushSubscription.objects.update_or_create(
+    subscription, created = PushSubscription.objects.select_for_update().get_or_create(
         endpoint=fields["endpoint"],
         defaults={"user": user, "p256dh": fields["p256dh"], "auth": fields["auth"]},
     )
+    if subscription.user_id != user.pk:
+        raise ServiceError(
+            _(
+                "This browser's notices belong to another account: log that account out "
+                "on this browser (it turns them off), then turn them on again here."
+            ),
+            "endpoint",
+        )
+    if not created:
+        subscription.p256dh, subscription.auth = fields["p256dh"], fields["auth"]
+        subscription.save(update_fields=["p256dh", "auth"])
     extra = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[MAX_PER_USER:]
     PushSubscription.objects.filter(pk__in=[s.pk for s in extra]).delete()
     return subscription

@@ -11,6 +11,7 @@ from push import config, sender
 from push.models import PushSubscription
 from tournaments.models import Round
 from tournaments.my_match import seat_text
+from web import outbound
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +36,16 @@ def send_pairing_pushes(round_id: int) -> int:
         return 0
     url = reverse("tournaments:my_match", args=[event.pk])
     taken = 0
-    for subscription in PushSubscription.objects.filter(user_id__in=seats).order_by("pk"):
-        match, me = seats[subscription.user_id]
-        message = sender.Message(
-            title=event.name,
-            body=seat_text(match, me),
-            url=url,
-            tag=f"arbiter-{event.pk}-pairing",
-        )
-        taken += sender.send(subscription, message)
+    subscribed = PushSubscription.objects.filter(user_id__in=seats).order_by("pk")
+    with outbound.session() as session:
+        for subscription in subscribed:
+            match, me = seats[subscription.user_id]
+            message = sender.Message(
+                title=event.name,
+                body=seat_text(match, me),
+                url=url,
+                tag=f"arbiter-{event.pk}-pairing",
+            )
+            taken += sender.send(subscription, message, session)
     logger.info("round %s: %s pairing pushes taken of %s", round_id, taken, len(seats))
     return taken

@@ -60,12 +60,22 @@ function networkFirst(request) {
   });
 }
 
+function endPushSubscription() {
+  var manager = self.registration.pushManager;
+  if (!manager) return Promise.resolve(false);
+  return manager.getSubscription()
+    .then(function (subscription) { return subscription ? subscription.unsubscribe() : false; })
+    .catch(function () { return false; });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST" && url.pathname === CONFIG.logout) {
-    event.waitUntil(caches.delete(PAGES));
+    // Logging out also ends this browser's push subscription: the next account to log in
+    // here subscribes a new one (the server never moves an endpoint between accounts).
+    event.waitUntil(Promise.all([caches.delete(PAGES), endPushSubscription()]));
     return;
   }
   if (request.method !== "GET") return;

@@ -110,6 +110,15 @@ def test_trusted_proxies_default_to_loopback_and_accept_the_old_name():
         env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.300"})
 
 
+def test_outbound_trusted_private_is_empty_by_default_and_checked():
+    assert env.outbound_trusted_private({}) == []
+    entries = {"OUTBOUND_TRUSTED_PRIVATE": "push.lan:8443, [::1]:9"}
+    assert env.outbound_trusted_private(entries) == ["push.lan:8443", "[::1]:9"]
+    for bad in ("push.lan", "push.lan:0", "::1:9", "push.lan:https"):
+        with pytest.raises(ImproperlyConfigured, match="OUTBOUND_TRUSTED_PRIVATE"):
+            env.outbound_trusted_private({"OUTBOUND_TRUSTED_PRIVATE": bad})
+
+
 def test_secret_key_is_required_once_debug_is_off():
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
         env.secret_key({}, debug=False)

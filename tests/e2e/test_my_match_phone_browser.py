@@ -187,7 +187,7 @@ def test_with_push_on_a_granted_phone_subscribes_with_the_sites_key(
     public, private = new_keys()
     settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, private
     settings.WEBPUSH_VAPID_SUBJECT = "mailto:to@example.org"
-    subscription = Browser("https://push.example.net/send/phone-1").to_json()
+    subscription = Browser("https://fcm.googleapis.com/fcm/send/phone-1").to_json()
     context = browser.new_context(viewport=PHONE)
     try:
         context.grant_permissions(["notifications"], origin=live_server.url)

@@ -1,12 +1,16 @@
 """A push service on this machine for the tests: an HTTP server in a thread that keeps every
-POST pywebpush makes, answers with the status a test sets per path, and a browser's side
-of a subscription (its keys) so a test can decrypt what arrived."""
+POST pywebpush makes, answers with the status (or redirect) a test sets per path, and a
+browser's side of a subscription (its keys) so a test can decrypt what arrived. Beside it,
+a bare listener that records every connection made to it: the internal address an attacker
+wants the worker to reach, which must record none."""
 
 from __future__ import annotations
 
 import base64
 import os
+import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -31,11 +35,15 @@ class PushService:
     server: ThreadingHTTPServer
     received: list[Received] = field(default_factory=list)
     answers: dict[str, int] = field(default_factory=dict)  # path -> status (default 201)
+    redirects: dict[str, str] = field(default_factory=dict)  # path -> Location of a 307
+
+    @property
+    def port(self) -> int:
+        return self.server.server_address[1]
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self.port}"
 
 
 class Browser:
@@ -72,7 +80,11 @@ def start() -> PushService:
             body = self.rfile.read(length)
             headers = {name.lower(): value for name, value in self.headers.items()}
             service.received.append(Received(self.path, headers, body))
-            self.send_response(service.answers.get(self.path, 201))
+            if self.path in service.redirects:
+                self.send_response(307)
+                self.send_header("Location", service.redirects[self.path])
+            else:
+                self.send_response(service.answers.get(self.path, 201))
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -83,3 +95,37 @@ def start() -> PushService:
     holder["service"] = PushService(server)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return holder["service"]
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that records every connection made to it (and answers
+    each like a push service that took the message): the worker must never reach it."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.connections: list[tuple[str, int]] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, peer = self.sock.accept()
+            except OSError:  # closed: the test is over
+                return
+            self.connections.append(peer)
+            with conn:
+                conn.settimeout(1)
+                try:
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    pass
+
+    def seen(self, settle: float = 0.3) -> list[tuple[str, int]]:
+        """The connections so far, after ``settle`` seconds for the last to be accepted."""
+        time.sleep(settle)
+        return list(self.connections)
+
+    def close(self) -> None:
+        self.sock.close()

@@ -4,7 +4,6 @@ the test holds the browser's keys, so it decrypts the message and reads the seat
 import json
 
 import pytest
-from cryptography.hazmat.primitives import serialization
 from django.db import transaction
 from py_vapid import Vapid, b64urldecode
 
@@ -12,35 +11,12 @@ from push.announce import push_pairings
 from push.models import PushSubscription
 from push.subscriptions import subscribe
 from push.tasks import send_pairing_pushes
-from tests.push.pushservice import Browser, b64url, start
+from tests.push.conftest import trust_local
+from tests.push.pushservice import Browser
 from tournaments import rounds
 from tournaments.my_match import opponent_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vapid(settings):
-    """A fresh VAPID key pair in the settings (push is on), made with py_vapid."""
-    key = Vapid()
-    key.generate_keys()
-    public = key.public_key.public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    private = key.private_key.private_numbers().private_value.to_bytes(32, "big")
-    settings.WEBPUSH_VAPID_PUBLIC_KEY = b64url(public)
-    settings.WEBPUSH_VAPID_PRIVATE_KEY = b64url(private)
-    settings.WEBPUSH_VAPID_SUBJECT = "mailto:to@example.org"
-    settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS = True
-    return settings.WEBPUSH_VAPID_PUBLIC_KEY
-
-
-@pytest.fixture
-def service():
-    running = start()
-    yield running
-    running.server.shutdown()
-    running.server.server_close()
 
 
 @pytest.fixture
@@ -124,7 +100,8 @@ def test_another_failure_is_counted_and_the_subscription_kept(service, vapid, wo
     assert kept.failed_count == 1 and kept.ok_count == 0 and kept.last_ok is None
 
 
-def test_an_unreachable_push_service_is_a_failure_not_an_error(vapid, world, service):
+def test_an_unreachable_push_service_is_a_failure_not_an_error(vapid, world, settings):
+    trust_local(settings, 9)
     browser = Browser("http://127.0.0.1:9/push/nobody")  # the discard port: refused
     subscribe(world.registrations[0].user, browser.to_json())
     assert send_pairing_pushes(world.round.pk) == 0
@@ -134,7 +111,6 @@ def test_an_unreachable_push_service_is_a_failure_not_an_error(vapid, world, ser
 def test_without_vapid_keys_nothing_is_queued_or_sent(
     service, world, settings, eager_tasks, django_capture_on_commit_callbacks
 ):
-    settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS = True
     settings.WEBPUSH_VAPID_PUBLIC_KEY = settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
     phone_of(service, world.registrations[0].user, "ada")
     with django_capture_on_commit_callbacks(execute=True) as callbacks:

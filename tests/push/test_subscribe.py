@@ -13,7 +13,7 @@ from tests.push.pushservice import Browser
 
 pytestmark = pytest.mark.django_db
 
-SERVICE = "https://push.example.net/send/abc123"
+SERVICE = "https://fcm.googleapis.com/fcm/send/abc123"
 
 
 def post(client, body, path="/push/subscribe/"):
@@ -61,11 +61,12 @@ def changed(body: dict, value, *path: str) -> dict:
 BODY = valid()
 BAD = [
     (without(BODY, "endpoint"), "endpoint", "missing"),
-    (changed(BODY, "http://push.example.net/x", "endpoint"), "endpoint", "https"),
-    (changed(BODY, "ftp://push.example.net/x", "endpoint"), "endpoint", "https"),
+    (changed(BODY, "http://fcm.googleapis.com/x", "endpoint"), "endpoint", "https"),
+    (changed(BODY, "ftp://fcm.googleapis.com/x", "endpoint"), "endpoint", "https"),
+    (changed(BODY, "https://push.example.net/x", "endpoint"), "endpoint", "push service"),
     (changed(BODY, "https:///nohost", "endpoint"), "endpoint", "host"),
     (changed(BODY, "https://10.0.0.8/x", "endpoint"), "endpoint", "private address"),
-    (changed(BODY, "https://x.example/" + "a" * 2000, "endpoint"), "endpoint", "longer"),
+    (changed(BODY, SERVICE + "a" * 2000, "endpoint"), "endpoint", "longer"),
     (changed(BODY, 7, "endpoint"), "endpoint", "missing"),
     (without(BODY, "keys"), "keys", "missing"),
     (changed(BODY, [], "keys"), "keys", "missing"),
@@ -100,14 +101,16 @@ def test_a_huge_body_is_refused_unread(pat):
     assert response.status_code == 400 and "limit is 4096 bytes" in response.content.decode()
 
 
-def test_a_local_endpoint_only_when_the_setting_allows(pat, settings):
+def test_a_local_push_service_only_when_listed_and_trusted(pat, settings):
+    """An operator's own push service on a private network: its host on the allow-list
+    and its host:port trusted to be private; plain http only for such an entry."""
     local = valid("http://127.0.0.1:8123/push/1")
-    settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS = False
     assert post(pat, local).status_code == 400
-    assert post(pat, valid("https://127.0.0.1/push/1")).status_code == 400
-    settings.WEBPUSH_ALLOW_LOCAL_ENDPOINTS = True
+    settings.WEBPUSH_ALLOWED_HOSTS = [*settings.WEBPUSH_ALLOWED_HOSTS, "127.0.0.1"]
+    assert post(pat, local).status_code == 400  # listed, but not trusted to be private
+    settings.OUTBOUND_TRUSTED_PRIVATE = ["127.0.0.1:8123"]
     assert post(pat, local).status_code == 201
-    assert post(pat, valid("http://localhost:8123/push/2")).status_code == 201
+    assert post(pat, valid("http://127.0.0.1:8124/push/2")).status_code == 400  # other port
     assert post(pat, valid("http://10.1.1.1:8123/push/3")).status_code == 400
 
 
@@ -124,14 +127,32 @@ def test_the_csrf_token_is_required(player):
     assert not PushSubscription.objects.exists()
 
 
-def test_a_browser_subscribing_again_for_another_account_moves_to_it(client, player):
+def test_an_endpoint_held_by_another_account_is_never_moved_to_the_caller(client, player):
     body = valid()
     client.force_login(player)
-    post(client, body)
-    other = make_user("grace")
-    client.force_login(other)
     assert post(client, body).status_code == 201
-    assert list(PushSubscription.objects.values_list("user", flat=True)) == [other.pk]
+    thief = Client()
+    thief.force_login(make_user("grace"))
+    response = post(thief, valid())  # the same endpoint, the thief's own keys
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "endpoint" and "another account" in error["message"]
+    kept = PushSubscription.objects.get()
+    assert (kept.user, kept.p256dh) == (player, body["keys"]["p256dh"])
+    # The owner can still turn it off.
+    assert post(client, body, "/push/unsubscribe/").json()["removed"] == 1
+
+
+def test_the_same_account_subscribing_again_renews_its_keys(pat, player):
+    assert post(pat, valid()).status_code == 201
+    renewed = valid()
+    assert post(pat, renewed).status_code == 201
+    kept = PushSubscription.objects.get()
+    assert (kept.user, kept.p256dh, kept.auth) == (
+        player,
+        renewed["keys"]["p256dh"],
+        renewed["keys"]["auth"],
+    )
 
 
 def test_an_account_keeps_its_newest_browsers_only(pat, player):
