@@ -7,9 +7,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 from live import access
@@ -19,7 +22,7 @@ from live.auth import Credential, credential_of
 logger = logging.getLogger(__name__)
 
 REFUSED = 4403  # live-updates.md: a draft, or an event the caller may not see
-UNAVAILABLE = 1011  # the channel layer (Redis) cannot be reached: the page polls instead
+UNAVAILABLE = 1011  # Redis (or the database) cannot be reached: the page polls instead
 # What a channel layer that cannot reach Redis raises (connection refused, reset, timeout).
 LAYER_DOWN = (RedisError, OSError)
 
@@ -60,32 +63,40 @@ class EventConsumer(AsyncWebsocketConsumer):
         if self.scope.get("token_refused"):
             return await self._refuse(REFUSED)
         self.credential = await database_sync_to_async(credential_of)(self.scope)
-        # Listen for changes first: one made while the groups are worked out is heard.
-        if await self._settle(self.scope.get("user"), join_first=self._access_groups()):
+        if await self._settle(self._opening_user):
             await self.accept()
 
     async def access_check(self, message: dict) -> None:
         """A change may have altered what this caller may hear: check as on opening."""
         if self.closing or message.get("event") not in (None, self.event_id):
             return
+        await self._settle(self._user_now)
+
+    async def _opening_user(self):
+        # Listen for changes first: one made while the groups are worked out is heard.
+        await self._join(self._access_groups())
+        return self.scope.get("user")
+
+    async def _user_now(self):
         user = await self.credential.user_now()
         if self.credential.user_id is not None and user is None:
-            await self._refuse(REFUSED)  # logged out, token or account gone
-            return
-        await self._settle(user)
+            raise Refused("logged out, or the token or the account is gone")
+        return user
 
-    async def _settle(self, user, join_first: list[str] | None = None) -> bool:
-        """Be in exactly the groups ``user`` may hear now; False when refused (closed)."""
+    async def _settle(self, caller: Callable[[], Awaitable[Any]]) -> bool:
+        """Be in exactly the groups the caller (``caller()``) may hear now; False when
+        refused (the socket is closed)."""
         try:
-            await self._join(join_first or [])
+            user = await caller()
             wanted = await database_sync_to_async(groups_for)(user, self.event_id)
             await self._become([*self._access_groups(), *wanted])
         except Refused:
             await self._refuse(REFUSED)
             return False
-        except LayerDown:
+        except (LayerDown, DatabaseError):  # rights that cannot be checked are not kept
             logger.warning(
-                "live socket for event %s closed: channel layer unavailable", self.event_id
+                "live socket for event %s closed: channel layer or database unavailable",
+                self.event_id,
             )
             await self._refuse(UNAVAILABLE)
             return False
@@ -146,4 +157,9 @@ class EventConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def notice(self, message: dict) -> None:
+        """Relay a notice, unless it came to a group this socket has left since it was
+        sent (its rights were checked again while it was on its way)."""
+        group = message.get("group")
+        if self.closing or (group is not None and group not in self.joined):
+            return
         await self.send(text_data=json.dumps(message["notice"]))

@@ -73,6 +73,7 @@ def _saving(instance, field: str, update_fields) -> bool:
 
 
 def _remember(instance, field: str, update_fields) -> None:
+    instance.__dict__.pop(_BEFORE, None)  # left over from a save that failed
     if _saving(instance, field, update_fields):
         column = instance._meta.get_field(field).attname
         before = type(instance)._base_manager.filter(pk=instance.pk).values_list(column)

@@ -274,3 +274,25 @@ def test_a_channel_layer_that_is_down_never_undoes_the_change(make_world, monkey
         services.revoke_role(world.event, grant.pk)
     assert not EventRole.objects.filter(pk=grant.pk).exists()
     assert f"user.{world.judge.pk}.access not re-checked" in caplog.text
+
+
+def test_a_notice_already_on_its_way_to_a_group_the_socket_left_is_dropped(make_world):
+    """The rights are checked while notices may be queued for the socket: one sent to a
+    group it is no longer in (here: never was, the staff's) is not passed on."""
+    world = make_world(4)
+    event_id = world.event.pk
+    public, staff = _groups(world)
+
+    async def run():
+        socket = await _open(event_id)
+        layer = get_channel_layer()
+        late = notify.notice(event_id, "test", group=staff)
+        await layer.group_send(
+            public, {"type": notify.MESSAGE_TYPE, "notice": late, "group": staff}
+        )
+        await _say(event_id, public)
+        heard = await _heard(socket)
+        await socket.disconnect()
+        return heard
+
+    assert async_to_sync(run)() == [public]
