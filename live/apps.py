@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _lazy
 class LiveConfig(AppConfig):
     name = "live"
     verbose_name = _lazy("Live updates")
+
+    def ready(self) -> None:
+        from live import access
+
+        access.connect_listeners()  # open sockets re-checked when rights change

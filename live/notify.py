@@ -85,4 +85,6 @@ def deliver(batch: list[tuple[str, dict]]) -> None:
 
 async def _send_all(layer, batch: list[tuple[str, dict]]) -> None:
     for group, body in batch:
-        await layer.group_send(group, {"type": MESSAGE_TYPE, "notice": body})
+        # The group goes along: a socket that has just left it drops what was already
+        # on its way (EventConsumer.notice).
+        await layer.group_send(group, {"type": MESSAGE_TYPE, "notice": body, "group": group})

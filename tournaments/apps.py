@@ -7,6 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = _lazy("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import time_up_clock
+        from tournaments import signals, time_up_clock  # noqa: F401  (signals: its receivers)
 
         time_up_clock.start_if_asked()

@@ -1,7 +1,9 @@
 """Live notices through the production topology: two web servers (two machines behind one
 load balancer, each a gunicorn with one uvicorn worker) share PostgreSQL and the channel
 layer in Redis. A socket held by server A hears a change made through server B, and a draft
-event's socket is refused with 4403 by the real server.
+event's socket is refused with 4403 by the real server. An open socket loses its rights
+with the change that takes them, made on another server or process: a judge removed
+stops hearing staff notices, an event moved back to draft closes its sockets.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.integration.topology import Topology, free_port
+from tests.integration.topology import SiteClient, Topology, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -45,14 +47,15 @@ def seed(site: Topology) -> dict:
 
 
 async def next_notice(socket, wanted: str) -> dict:
-    """The next notice of type ``wanted`` (others, such as the round's, are passed over)."""
+    """The next notice of type ``wanted`` (others, such as the round's, are passed over;
+    ``*``: the next notice)."""
     deadline = time.monotonic() + WAIT
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError(f"no {wanted!r} notice within {WAIT} s")
         body = json.loads(await asyncio.wait_for(socket.recv(), timeout=left))
-        if body["type"] == wanted:
+        if wanted in (body["type"], "*"):
             return body
 
 
@@ -131,3 +134,103 @@ def test_an_idle_socket_stays_open_past_the_layers_blocking_reads(make_topology)
             return await next_notice(socket, "pairings")
 
     assert asyncio.run(scenario())["round"] == 1
+
+
+def notices_to(event_id: int, audiences: list[str]) -> str:
+    """Code for ``site.django``: one ``queue``/``event`` notice to each audience ("staff",
+    "public"), sent from a process of its own through Redis, as a service would."""
+    return (
+        "from live import notify\n"
+        f"event = {event_id}\n"
+        "bodies = {'staff': notify.notice(event, 'queue', kind='call', round=1, table=1),\n"
+        "          'public': notify.notice(event, 'event', status='running')}\n"
+        f"notify.deliver([(notify.group_for(event, a), bodies[a]) for a in {audiences!r}])\n"
+    )
+
+
+async def types_until_public(socket) -> list[str]:
+    """The notice types a socket hears up to and including the public ``event`` one."""
+    heard = []
+    while not heard or heard[-1] != "event":
+        heard.append((await next_notice(socket, "*"))["type"])
+    return heard
+
+
+async def close_code_within(socket, seconds: float = WAIT) -> int | None:
+    """The code the server closes the socket with within ``seconds`` (notices passed over)."""
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                await socket.recv()
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+    except TimeoutError:
+        return None
+
+
+def test_a_judge_removed_on_another_server_stops_hearing_staff_notices(make_topology):
+    """The judge's socket on server A; the organiser removes the judge through server B's
+    staff page. The open socket leaves the staff audience, and stays open."""
+    site = make_topology()
+    site.start_web(workers=1, threads=2)
+    port_b = free_port()
+    site.start_web(workers=1, threads=2, name="web-b", port=port_b)
+    world = seed(site)
+    event_id = world["event"]
+    judge_token = site.create_users(["live-jude"])["live-jude"]
+    site.django(
+        "from tournaments import services\n"
+        "from tournaments.models import Event\n"
+        f"services.grant_role(Event.objects.get(pk={event_id}), 'live-jude', 'judge')\n"
+    )
+    [(grant_id,)] = site.sql(
+        "SELECT r.id FROM tournaments_eventrole r JOIN auth_user u ON u.id = r.user_id "
+        "WHERE u.username = 'live-jude' AND r.event_id = %s",
+        event_id,
+    )
+    organiser = SiteClient(site.url_at(port_b)).login("live-olive")
+
+    async def scenario() -> tuple[list[str], int, list[str]]:
+        async with connect(
+            site.url_at(scheme="ws") + f"/ws/events/{event_id}/",
+            additional_headers={"Authorization": f"Token {judge_token}"},
+        ) as judge:
+            await asyncio.to_thread(site.django, notices_to(event_id, ["staff", "public"]))
+            before = await types_until_public(judge)
+            removed = await asyncio.to_thread(
+                organiser.form, f"/events/{event_id}/staff/{grant_id}/remove/", {}
+            )
+            await asyncio.sleep(1.0)  # "within one second on an idle server"
+            await asyncio.to_thread(site.django, notices_to(event_id, ["staff", "public"]))
+            after = await types_until_public(judge)
+            return before, removed.status_code, after
+
+    before, status, after = asyncio.run(scenario())
+    assert before == ["queue", "event"]
+    assert status == 302
+    assert after == ["event"]
+
+
+def test_an_event_moved_back_to_draft_closes_its_open_sockets_on_the_real_server(make_topology):
+    site = make_topology()
+    site.start_web(workers=1, threads=2)
+    world = seed(site)
+    event_id = world["event"]
+    url = site.url_at(scheme="ws") + f"/ws/events/{event_id}/"
+    player_token = world["tokens"][world["player"]]
+
+    async def scenario() -> list[int | None]:
+        async with (
+            connect(url) as anonymous,
+            connect(url, additional_headers={"Authorization": f"Token {player_token}"}) as player,
+        ):
+            await asyncio.to_thread(
+                site.django,
+                "from tournaments import services\n"
+                "from tournaments.models import Event\n"
+                f"event = Event.objects.get(pk={event_id})\n"
+                "services.update_event(event, event.roles.first().user, status='draft')\n",
+            )
+            return [await close_code_within(anonymous), await close_code_within(player)]
+
+    assert asyncio.run(scenario()) == [4403, 4403]
