@@ -22,7 +22,19 @@ from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER
 from web.api import error_response, event_for, run_service
 from web.inputs import Reader
-from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
+from web.openapi import (
+    BODY_ERRORS,
+    BOOL,
+    INT,
+    NULL_INT,
+    NULL_STR,
+    STR,
+    array,
+    body,
+    obj,
+    ref,
+    responses,
+)
 
 MAX_REASON = 2_000  # a reason is a sentence or two for the log
 REASON = {**STR, "maxLength": MAX_REASON}
@@ -539,7 +551,7 @@ class Players(APIView):
                         ["registration", "joined_round", "offered_to"],
                         registration=INT,
                         joined_round=NULL_INT,
-                        offered_to={"type": ["string", "null"]},
+                        offered_to=NULL_STR,
                     ),
                     "`late_entry`: the new registration, and the username it is offered to.",
                 ),

@@ -130,6 +130,10 @@ def offer_entry(registration: Registration, username: str, actor) -> EntryOffer:
 
 
 def _pending(offer: EntryOffer) -> EntryOffer:
+    """The offer locked, and open. Its event is locked first, as every service here
+    does, so an answer and a staff link on one entry wait for each other."""
+    event_id = Registration.objects.values_list("event_id", flat=True).get(pk=offer.registration_id)
+    Event.objects.select_for_update().get(pk=event_id)
     offer = EntryOffer.objects.select_for_update().get(pk=offer.pk)
     if offer.state != EntryOffer.State.PENDING:
         raise ServiceError(
@@ -259,6 +263,15 @@ def offers_waiting_for(user) -> QuerySet[EntryOffer]:
     return (
         EntryOffer.objects.filter(account=user, state=EntryOffer.State.PENDING)
         .select_related("registration__event", "offered_by")
+        .order_by("offered_at", "pk")
+    )
+
+
+def open_offers_in(event: Event) -> QuerySet[EntryOffer]:
+    """The event's walk-ins offered and not yet answered, for its organiser's dashboard."""
+    return (
+        EntryOffer.objects.filter(registration__event=event, state=EntryOffer.State.PENDING)
+        .select_related("registration")
         .order_by("offered_at", "pk")
     )
 

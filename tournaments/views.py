@@ -174,6 +174,26 @@ def my_events(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@event_role_required(ORGANISER)
+def withdraw_offer(request: HttpRequest, event: Event, offer_id: int) -> HttpResponse:
+    """The organiser takes back an entry offered from this event that nobody answered."""
+    offer = get_object_or_404(
+        EntryOffer.objects.select_related("registration"), pk=offer_id, registration__event=event
+    )
+    try:
+        entry_offers.withdraw_offer(offer, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("The offer of %(player)s's entry is withdrawn.")
+            % {"player": offer.registration.display_name},
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
 @login_required
 def answer_offer(request: HttpRequest, offer_id: int, answer: str) -> HttpResponse:
     """The player accepts or declines an entry offered to their account; an offer made

@@ -191,6 +191,8 @@ TABLE: dict[str, list[Case]] = {
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),  # clears the pin, logged
     ],
     "tournaments:late_entry": [get(ALL_405), post(ORGANISER_FORM)],
+    # The offer is of another event's walk-in: under this event's address, 404.
+    "tournaments:withdraw_offer": [get(ALL_405), post(E("login", "403", "403", "404"))],
     # E-mails (and logs a reminder to) every player without a legal list: no fields needed.
     "tournaments:remind_decklists": [
         get(ALL_405),

@@ -304,6 +304,21 @@ def test_the_organiser_withdraws_an_open_offer(client, victim, offered):
         entry_offers.accept_offer(offer, victim)
 
 
+def test_the_organiser_sees_and_withdraws_a_late_entrys_offer_on_the_dashboard(client, victim):
+    organiser = make_user("olga")
+    event = services.create_event(organiser, name="Late Cup", status="registration")
+    entry = services.add_late_entry(event, organiser, username="vic")
+    offer = entry.entry_offers.get()
+    client.force_login(organiser)
+    page = client.get(f"/events/{event.pk}/manage/").content.decode()
+    assert "vic, offered to vic" in page
+    response = client.post(f"/events/{event.pk}/offers/{offer.pk}/withdraw/", follow=True)
+    assert said(response) == ["The offer of vic's entry is withdrawn."]
+    offer.refresh_from_db()
+    assert offer.state == EntryOffer.State.WITHDRAWN and entry.user is None
+    assert "offered to vic" not in client.get(f"/events/{event.pk}/manage/").content.decode()
+
+
 def test_site_staff_link_a_walk_in_at_once_and_it_is_logged(client, victim, offered):
     offer, _mallory = offered
     staff = make_user("stella", is_staff=True)
