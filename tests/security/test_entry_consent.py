@@ -75,20 +75,26 @@ def test_the_reported_attack_over_http_ends_in_403_and_binds_nothing(client, vic
     assert created.status_code == 302
     trap = Event.objects.get(name="Trap Cup")
     assert trap.status == Event.Status.DRAFT
-    client.post(f"/events/{trap.pk}/late-entry/", {"name": "Decoy"})
+    late = client.post(f"/events/{trap.pk}/late-entry/", {"name": "Decoy"}, follow=True)
     made = client.post("/series/new/", {**SERIES, "events": [trap.pk]})
     assert made.status_code == 302
-    walk_in = trap.registrations.filter(name="Decoy").first()
-    if walk_in is not None:  # the old code seated a walk-in in a draft
-        series = trap.series_entries.get().series
-        client.post(
-            f"/series/{series.pk}/merge/", {"registration": walk_in.pk, "username": victim.username}
-        )
+    series = trap.series_entries.get().series
+    # A walk-in left from before (the event was published, then moved back to draft).
+    walk_in = trap.registrations.filter(name="Decoy").first() or Registration.objects.create(
+        event=trap, name="Decoy"
+    )
+    merged = client.post(
+        f"/series/{series.pk}/merge/",
+        {"registration": walk_in.pk, "username": victim.username},
+        follow=True,
+    )
 
     response = history(client, victim)
-    assert response.status_code == 403
+    assert response.status_code == 403  # the old code: 200, listing Elsewhere Open
     assert "Elsewhere Open" not in response.content.decode()
     assert accounts_entries(victim) == before
+    assert "Trap Cup is a draft" in said(late)[-1]  # the old code seated the walk-in
+    assert "Trap Cup is a draft" in said(merged)[-1]  # and merged it into vic's account
 
 
 # --- an offer, not a merge ----------------------------------------------------------------
