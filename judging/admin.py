@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from judging.models import JudgeCall, Penalty
+from judging.models import HistoryLook, JudgeCall, Penalty
 
 
 @admin.register(Penalty)
@@ -31,3 +31,23 @@ class JudgeCallAdmin(admin.ModelAdmin):
     list_filter = ["event", ("resolved_at", admin.EmptyFieldListFilter)]
     search_fields = ["question", "resolution", "event__name"]
     list_select_related = ["event", "judge"]
+
+
+@admin.register(HistoryLook)
+class HistoryLookAdmin(admin.ModelAdmin):
+    """Who read whose penalty history, through which event: read only, for site staff."""
+
+    list_display = ["at", "viewer", "player", "event", "as_site_staff"]
+    list_filter = ["as_site_staff"]
+    search_fields = ["viewer__username", "player__username", "event__name"]
+    list_select_related = ["viewer", "player", "event"]
+    readonly_fields = [f.name for f in HistoryLook._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

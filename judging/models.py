@@ -148,3 +148,27 @@ class JudgeCall(models.Model):
     @property
     def is_open(self) -> bool:
         return self.resolved_at is None
+
+
+class HistoryLook(models.Model):
+    """Someone other than the player read their cross-event penalty history (issue 28):
+    who looked, whose history, through which event (empty for site staff), and when.
+    Site staff read these in the admin; nobody edits them."""
+
+    viewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="history_looks"
+    )
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    as_site_staff = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.viewer} → {self.player} ({self.at:%Y-%m-%d %H:%M})"

@@ -2,24 +2,28 @@
 
 The CSV is what organisers send on to the sanctioning body, so every penalty is in it,
 voided ones too (with when and why). A player's history crosses events because a judge
-deciding on a penalty needs to know what the player was penalised for before.
+deciding on a penalty needs to know what the player was penalised for before: so it is
+for the player, site staff and the judges of a published event the player is in now,
+and every look by someone else is kept (``HistoryLook``).
 """
 
 from __future__ import annotations
 
 import csv
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from judging.models import Penalty
+from judging.models import HistoryLook, Penalty
 from judging.models import infraction_label as _infraction_label
 from judging.penalties import consequence_words
 from tournaments.local_time import wall_clock
@@ -105,26 +109,73 @@ def penalty_report_csv(request: HttpRequest, event: Event) -> HttpResponse:
     return response
 
 
-def may_see_history(viewer, player) -> bool:
-    """The player themself, staff of an event the player is registered in, superusers."""
+@dataclass(frozen=True)
+class HistoryAccess:
+    """Why a viewer may read a player's history: their own, site staff, or judging
+    ``event``, an event the player is in now."""
+
+    own: bool = False
+    staff: bool = False
+    event: Event | None = None
+
+
+def events_judged_for(viewer, player) -> QuerySet[Event]:
+    """The published, unfinished events ``viewer`` judges that ``player`` is seated in now
+    (registered, not dropped or waiting). Every account entry is the holder's own doing:
+    they registered, accepted an offer, or site staff linked it (tournaments.entry_offers);
+    an organiser cannot put an account into an event."""
+    return (
+        Event.objects.filter(
+            status__in=[Event.Status.REGISTRATION, Event.Status.RUNNING],
+            roles__user=viewer,
+            roles__role=JUDGE,
+            registrations__user=player,
+            registrations__status=Registration.Status.REGISTERED,
+        )
+        .distinct()
+        .order_by("date", "pk")
+    )
+
+
+def history_access(viewer, player) -> HistoryAccess | None:
+    """The player, site staff, and the judges of an event the player is in now, only
+    while it is published; nobody else, and no other role (issue 28). An organiser's
+    or judge's role in one event never opens the player's records from others."""
     if not viewer.is_authenticated:
-        return False
-    if viewer.is_superuser or viewer.pk == player.pk:
-        return True
-    their_events = Registration.objects.filter(user=player).values("event")
-    return EventRole.objects.filter(
-        user=viewer, role__in=[ORGANISER, JUDGE], event__in=their_events
-    ).exists()
+        return None
+    if viewer.pk == player.pk:
+        return HistoryAccess(own=True)
+    if viewer.is_staff or viewer.is_superuser:
+        return HistoryAccess(staff=True)
+    event = events_judged_for(viewer, player).first()
+    return HistoryAccess(event=event) if event is not None else None
+
+
+def may_see_history(viewer, player) -> bool:
+    return history_access(viewer, player) is not None
+
+
+def log_look(viewer, player, access: HistoryAccess) -> None:
+    """Every look by someone other than the player is kept: who, whose, through which event."""
+    if not access.own:
+        HistoryLook.objects.create(
+            viewer=viewer, player=player, event=access.event, as_site_staff=access.staff
+        )
 
 
 @login_required
 def player_history(request: HttpRequest, user_id: int) -> HttpResponse:
     """Every penalty a player received, across events, with counts by infraction."""
     player = get_object_or_404(get_user_model(), pk=user_id)
-    if not may_see_history(request.user, player):
+    access = history_access(request.user, player)
+    if access is None:
         raise PermissionDenied(
-            _("Only the player and the organisers and judges of their events may see this history.")
+            _(
+                "Only the player, site staff and the judges of a published event the "
+                "player is in now may see this history."
+            )
         )
+    log_look(request.user, player, access)
     penalties = list(
         Penalty.objects.filter(player__user=player)
         .select_related("event", "round", "match", "player", "judge")

@@ -94,6 +94,7 @@ class SeriesLog(models.Model):
         "add_event": _lazy("added an event"),
         "remove_event": _lazy("removed an event"),
         "merge": _lazy("merged a walk-in entry into an account"),
+        "offer": _lazy("offered a walk-in entry to an account"),
     }
 
     def __str__(self) -> str:

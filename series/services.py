@@ -232,7 +232,8 @@ def remove_event(series: Series, event: Event, actor) -> Series:
 
 
 def log_merge(series: Series, registration, actor) -> None:
-    """The series' log notes a walk-in merged from its page (the event's log has it too)."""
+    """The series' log notes a walk-in linked from its page by site staff (the event's
+    log has it too)."""
     SeriesLog.objects.create(
         series=series,
         actor=actor,
@@ -242,5 +243,21 @@ def log_merge(series: Series, registration, actor) -> None:
             "registration": registration.pk,
             "player": registration.display_name,
             "account": registration.user.username,
+        },
+    )
+
+
+def log_offer(series: Series, offer, actor) -> None:
+    """The series' log notes a walk-in offered from its page: the name as typed, nothing
+    of any account (the event's log has it too)."""
+    SeriesLog.objects.create(
+        series=series,
+        actor=actor,
+        action="offer",
+        data={
+            "event": offer.registration.event_id,
+            "registration": offer.registration_id,
+            "player": offer.registration.display_name,
+            "account": offer.username,
         },
     )

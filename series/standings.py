@@ -4,7 +4,7 @@ Only finished events count: a running one is listed as "in progress" and adds no
 yet, so a number on the series page never moves until an event's results are final. A
 draft event is its organisers' alone and counts for nobody. A player is their account
 across events; an entry without one (a walk-in, an import) is a player of its own until
-an organiser merges it into an account (``tournaments.services.merge_walk_in``).
+the account's holder accepts it, or site staff link it (``tournaments.entry_offers``).
 """
 
 from __future__ import annotations

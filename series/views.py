@@ -1,5 +1,5 @@
 """Series pages: public standings, a player's history, CSV and print; the organiser's
-form, events and walk-in merges. Each view reads or calls ``series.services``."""
+form, events and walk-in offers. Each view reads or calls ``series.services``."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from series import services
 from series.forms import MergeForm, SeriesForm, organised_events
 from series.models import Series
 from series.standings import SeriesTable, series_table
-from tournaments import services as event_services
-from tournaments.models import Event, Registration
+from tournaments import entry_offers
+from tournaments.models import EntryOffer, Event, Registration
 from tournaments.roles import ORGANISER, has_role
 from web.errors import ServiceError
 from web.spreadsheet import attachment, spreadsheet_cell
@@ -194,11 +194,14 @@ def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
     series = _managed_or_403(request, series_id)
     events = list(series.events.order_by("date", "pk"))
     addable = organised_events(request.user).exclude(pk__in=[e.pk for e in events])
-    walk_ins = (
+    walk_ins = list(
         Registration.objects.filter(event__in=events, user__isnull=True)
         .select_related("event")
         .order_by("name", "event__date")
     )
+    offers = entry_offers.offers_of(walk_ins)
+    for entry in walk_ins:
+        entry.open_offer = offers.get(entry.pk)
     context = {
         "series": series,
         "events": events,
@@ -206,6 +209,7 @@ def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
         "walk_ins": walk_ins,
         "log": series.log.select_related("actor")[:50],
         "merge_form": MergeForm(),
+        "links_directly": entry_offers.is_site_staff(request.user),
     }
     return render(request, "series/manage.html", context)
 
@@ -252,7 +256,9 @@ def series_event(request: HttpRequest, series_id: int, action: str) -> HttpRespo
 @require_POST
 @login_required
 def series_merge(request: HttpRequest, series_id: int) -> HttpResponse:
-    """Merge a walk-in entry of one of the series' events into a player's account."""
+    """Offer a walk-in entry of one of the series' events to a player's account: it
+    becomes theirs only when they accept (site staff link it at once, logged). The answer
+    reads the same whatever the username names (issue 28)."""
     series = _managed_or_403(request, series_id)
     form = MergeForm(request.POST)
     if not form.is_valid():
@@ -266,21 +272,49 @@ def series_merge(request: HttpRequest, series_id: int) -> HttpResponse:
     elif not has_role(request.user, entry.event, ORGANISER):
         messages.error(
             request,
-            _("Only the organisers of %(event)s can merge its entries.")
+            _("Only the organisers of %(event)s can offer its entries.")
             % {"event": entry.event.name},
         )
     else:
         try:
-            merged = event_services.merge_walk_in(
-                entry, form.cleaned_data["username"], request.user
-            )
+            said = _offer_or_link(request, series, entry, form.cleaned_data["username"])
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:
-            services.log_merge(series, merged, request.user)
-            messages.success(
-                request,
-                _("%(player)s's results now count for %(username)s.")
-                % {"player": merged.display_name, "username": merged.user.username},
-            )
+            messages.success(request, said)
+    return redirect("series:manage", series.pk)
+
+
+def _offer_or_link(request: HttpRequest, series: Series, entry: Registration, username: str) -> str:
+    if entry_offers.is_site_staff(request.user):
+        merged = entry_offers.link_walk_in(entry, username, request.user)
+        services.log_merge(series, merged, request.user)
+        return _("%(player)s's results now count for %(username)s (linked by site staff).") % {
+            "player": merged.display_name,
+            "username": merged.user.username,
+        }
+    offer = entry_offers.offer_entry(entry, username, request.user)
+    services.log_offer(series, offer, request.user)
+    return _(
+        "%(player)s's entry is offered to the account %(username)s: its results count "
+        "for that account only if they accept it."
+    ) % {"player": entry.display_name, "username": offer.username}
+
+
+@require_POST
+@login_required
+def series_withdraw_offer(request: HttpRequest, series_id: int, offer_id: int) -> HttpResponse:
+    """Take back an offer of one of the series' walk-ins that nobody answered yet."""
+    series = _managed_or_403(request, series_id)
+    offer = get_object_or_404(EntryOffer, pk=offer_id, registration__event__in=series.events.all())
+    try:
+        entry_offers.withdraw_offer(offer, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("The offer of %(player)s's entry is withdrawn.")
+            % {"player": offer.registration.display_name},
+        )
     return redirect("series:manage", series.pk)

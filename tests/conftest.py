@@ -17,6 +17,7 @@ from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
 from tournaments import results, rounds, services
 from tournaments.models import (
+    EntryOffer,
     Event,
     EventLog,
     EventRole,
@@ -206,6 +207,7 @@ WRITTEN = (
     Event,
     EventRole,
     Registration,
+    EntryOffer,
     Round,
     Match,
     ResultChange,
@@ -235,6 +237,7 @@ def snapshot() -> dict:
         "roles": rows(EventRole, "event", "user", "role"),
         "registrations": rows(
             Registration,
+            "user",
             "status",
             "checked_in",
             "table_pin",
@@ -262,6 +265,7 @@ def snapshot() -> dict:
         "cards": rows(Card, "game", "name", "text", "cost", "max_copies", "demo"),
         "card_revisions": rows(CardRevision, "card", "text", "created_by"),
         "users": rows(User, "password", "is_active"),
+        "entry_offers": rows(EntryOffer, "state", "account", "decided_by"),
     }
 
 

@@ -17,12 +17,24 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import results, rounds, services
+from tournaments import entry_offers, results, rounds, services
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.roles import JUDGE, ORGANISER
 from web.api import error_response, event_for, run_service
 from web.inputs import Reader
-from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
+from web.openapi import (
+    BODY_ERRORS,
+    BOOL,
+    INT,
+    NULL_INT,
+    NULL_STR,
+    STR,
+    array,
+    body,
+    obj,
+    ref,
+    responses,
+)
 
 MAX_REASON = 2_000  # a reason is a sentence or two for the log
 REASON = {**STR, "maxLength": MAX_REASON}
@@ -513,7 +525,10 @@ class Players(APIView):
         operation_id="players_action",
         summary="Check players in, add a late entry, or pin a player to a table (organisers)",
         description="`check_in` takes `registrations` (ids); `late_entry` takes a `username` "
-        "or a `name`; `pin` takes a `registration` and a `table` (null to unpin).",
+        "or a `name` (not in a draft; a `username` seats a walk-in and offers it to that "
+        "account, which it joins only when its holder accepts; the answer is the same "
+        "whether such an account exists); `pin` takes a `registration` and a `table` "
+        "(null to unpin).",
         tags=["events"],
         request=body(
             ["action"],
@@ -532,8 +547,13 @@ class Players(APIView):
                     "`check_in`: `{checked_in: n}`; `pin`: `{registration, table_pin}`.",
                 ),
                 201: (
-                    obj(["registration", "joined_round"], registration=INT, joined_round=NULL_INT),
-                    "`late_entry`: the new registration.",
+                    obj(
+                        ["registration", "joined_round", "offered_to"],
+                        registration=INT,
+                        joined_round=NULL_INT,
+                        offered_to=NULL_STR,
+                    ),
+                    "`late_entry`: the new registration, and the username it is offered to.",
                 ),
             },
             *BODY_ERRORS,
@@ -581,6 +601,10 @@ class Players(APIView):
         fields.check()
         return run_service(
             lambda: services.add_late_entry(event, request.user, username=username, name=name),
-            lambda r: {"registration": r.pk, "joined_round": r.joined_round},
+            lambda r: {
+                "registration": r.pk,
+                "joined_round": r.joined_round,
+                "offered_to": entry_offers.offered_to(r),
+            },
             status.HTTP_201_CREATED,
         )

@@ -342,6 +342,57 @@ class Registration(models.Model):
         return external_id or f"r{pk}"
 
 
+class EntryOffer(models.Model):
+    """An organiser's offer to link a walk-in entry to an account; its holder decides.
+
+    Until the holder accepts, the entry stays the walk-in's and the organiser learns
+    nothing of the account: an offer to a name no account has is kept and reads exactly
+    the same (``account`` is empty and nobody is ever shown it). Site staff may link an
+    entry directly; that is kept here too, as a ``linked`` offer. Each change is also
+    written to the event's log."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _lazy("Waiting for the player")
+        ACCEPTED = "accepted", _lazy("Accepted by the player")
+        DECLINED = "declined", _lazy("Declined by the player")
+        WITHDRAWN = "withdrawn", _lazy("Withdrawn")
+        LINKED = "linked", _lazy("Linked by site staff")
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="entry_offers"
+    )
+    username = models.CharField(max_length=150, help_text=_lazy("As the organiser typed it."))
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="entry_offers",
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    offered_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration"],
+                condition=models.Q(state="pending"),
+                name="one_pending_offer_per_entry",
+            )
+        ]
+        ordering = ["-offered_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.registration} → {self.username} ({self.state})"
+
+
 class Round(models.Model):
     class Kind(models.TextChoices):
         SWISS = "swiss", _lazy("Swiss")
@@ -578,6 +629,10 @@ class EventLog(models.Model):
         "undo_match_loss": _lazy("undid a match loss"),
         "reinstate": _lazy("reinstated a player"),
         "merge_walk_in": _lazy("merged a walk-in entry into an account"),
+        "entry_offered": _lazy("offered a walk-in entry to an account"),
+        "entry_offer_accepted": _lazy("accepted the offer of a walk-in entry"),
+        "entry_offer_declined": _lazy("declined the offer of a walk-in entry"),
+        "entry_offer_withdrawn": _lazy("withdrew the offer of a walk-in entry"),
         "merge_accounts": _lazy("moved an entry to the player's other account"),
     }
 
@@ -589,4 +644,6 @@ class EventLog(models.Model):
         """The action as a person reads it ("closed the round"), the code if it is new."""
         if self.action == "drop" and self.data.get("disqualified"):
             return _("disqualified a player")
+        if self.action == "merge_walk_in" and self.data.get("consent") == "staff":
+            return _("linked a walk-in entry to an account (site staff)")
         return str(self.WORDS.get(self.action, self.action.replace("_", " ")))

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from tournaments import (
     dashboard_lists,
     decklist_gate,
+    entry_offers,
     event_state,
     player_names,
     result_notices,
@@ -140,6 +141,7 @@ def _dashboard_page(request: HttpRequest, event: Event, current: Round | None) -
         **_dashboard_players(request, event, current),
         "swiss_rounds": rounds.swiss_round_count(event),
         "staff": event.roles.select_related("user"),
+        "open_offers": entry_offers.open_offers_in(event),
         "log": event.log.select_related("actor")[:12],
         # Without JavaScript the swap forms come with the page once asked for (?swap=1).
         "swap_matches": _dashboard_swap(request, event, current)["matches"]

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tournaments import live
+from tournaments import entry_offers, live
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.standings_cache import results_changed
 from web.errors import FieldError, ServiceError
@@ -263,42 +263,38 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
 
 
 @transaction.atomic
-def add_late_entry(
-    event: Event, actor, *, user=None, username: str = "", name: str = ""
-) -> Registration:
-    """Seat a player after the event started: rounds already paired count as losses.
+def add_late_entry(event: Event, actor, *, username: str = "", name: str = "") -> Registration:
+    """Seat a player after registration closed: rounds already paired count as losses.
 
-    The player is an account (``user``, or found by ``username``) or just a name.
-    """
-    limited("username", username.strip(), get_user_model()._meta.get_field("username").max_length)
+    A draft takes none (``entry_offers.refuse_draft``). An account on this event's
+    waiting list (its holder asked to play) is seated; any other entry is a walk-in under
+    ``name`` (or the username typed), and a username makes it an offer to that account,
+    which becomes theirs only when they accept: the organiser is told the same whether
+    an account has that name or not (issue 28)."""
+    typed = username.strip()
+    limited("username", typed, get_user_model()._meta.get_field("username").max_length)
     limited("name", name.strip(), Registration._meta.get_field("name").max_length)
-    if user is None and username.strip():
-        user = _account_called(username)
     event = Event.objects.select_for_update().get(pk=event.pk)
-    if user is None and not name.strip():
+    if not typed and not name.strip():
         raise ServiceError(_("Give the late player's account or name."))
-    if (
-        user is not None
-        and Registration.objects.filter(event=event, user=user)
-        .exclude(status=Registration.Status.WAITLISTED)
-        .exists()
-    ):
-        raise ServiceError(
-            _("%(username)s is already in this event.") % {"username": user.username}
-        )
+    entry_offers.refuse_draft(event, _("a late entry"))
     joined = _last_round_number(event) + 1
     fields = {
-        "name": name.strip(),
         "status": Registration.Status.REGISTERED,
         "checked_in": True,
         "joined_round": joined,
     }
-    if user is not None:  # a waiting-list entry is promoted rather than duplicated
-        registration, _created = Registration.objects.update_or_create(
-            event=event, user=user, defaults=fields
-        )
+    registration = _waiting_entry(event, typed)
+    if registration is not None:
+        for key, value in fields.items():
+            setattr(registration, key, value)
+        registration.save(update_fields=list(fields))
     else:
-        registration = Registration.objects.create(event=event, **fields)
+        registration = Registration.objects.create(
+            event=event, name=name.strip() or typed, **fields
+        )
+        if typed:
+            entry_offers.make_offer(registration, typed, actor)
     results_changed(event)
     EventLog.objects.create(
         event=event,
@@ -309,9 +305,41 @@ def add_late_entry(
     return registration
 
 
+def _waiting_entry(event: Event, username: str) -> Registration | None:
+    """The entry of the account called ``username`` when it is on this event's waiting list
+    (its holder asked to play here). One already seated is refused: the organiser sees this
+    event's own players anyway, so saying so tells them nothing new."""
+    if not username:
+        return None
+    entry = (
+        Registration.objects.select_for_update()
+        .filter(event=event, user__username__iexact=username)
+        .first()
+    )
+    if entry is None or entry.status == Registration.Status.WAITLISTED:
+        return entry
+    raise ServiceError(
+        _("%(username)s is already in this event.") % {"username": entry.user.username},
+        field="username",
+    )
+
+
 def entry_added_text(registration: Registration) -> str:
-    """What the organiser is told of an entry just added: before round 1 it simply plays
-    from round 1; later, the rounds it missed count as losses (and say which)."""
+    """What the organiser is told of an entry just added, and of the offer that went with
+    it (the same words whether an account has the name typed or not)."""
+    seated = _seated_text(registration)
+    username = entry_offers.offered_to(registration)
+    if username is None:
+        return seated
+    return _(
+        "%(seated)s The entry is offered to the account %(username)s: it becomes theirs "
+        "only if they accept it."
+    ) % {"seated": seated, "username": username}
+
+
+def _seated_text(registration: Registration) -> str:
+    """Before round 1 an entry simply plays from round 1; later, the rounds it missed
+    count as losses (and say which)."""
     name = registration.display_name
     joined = registration.joined_round
     if joined <= 1:
@@ -354,49 +382,6 @@ def pin_table(event: Event, registration: Registration, table: int | None, actor
         actor=actor,
         action="pin",
         data={"player": registration.display_name, "table": table},
-    )
-    return registration
-
-
-@transaction.atomic
-def merge_walk_in(registration: Registration, username: str, actor) -> Registration:
-    """A walk-in entry (entered by name, no account) becomes that player's account's, so
-    their results follow them across events and series. Logged in the event.
-
-    Refused when the account already played in that event: one person cannot hold two
-    seats in one event, and which results are theirs would be a guess."""
-    account = _account_called(username)
-    event = Event.objects.select_for_update().get(pk=registration.event_id)
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    if registration.user_id is not None:
-        raise ServiceError(
-            _(
-                "%(player)s already plays with an account: only a walk-in "
-                "entry can be merged into one."
-            )
-            % {"player": registration.display_name},
-            field="registration",
-        )
-    if Registration.objects.filter(event=event, user=account).exists():
-        raise ServiceError(
-            _(
-                "%(username)s also played in %(event)s: one person cannot hold both "
-                "entries, so nothing was merged."
-            )
-            % {"username": account.username, "event": event.name},
-            field="username",
-        )
-    registration.user = account
-    registration.save(update_fields=["user"])
-    EventLog.objects.create(
-        event=event,
-        actor=actor,
-        action="merge_walk_in",
-        data={
-            "player": registration.display_name,
-            "registration": registration.pk,
-            "account": account.username,
-        },
     )
     return registration
 

@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import event_state, services
+from tournaments import entry_offers, event_state, services
 from tournaments.forms import EventForm, GrantRoleForm
-from tournaments.models import Event, EventRole, Registration
+from tournaments.models import EntryOffer, Event, EventRole, Registration
 from tournaments.placings import event_placings
 from tournaments.roles import (
     JUDGE,
@@ -168,8 +168,54 @@ def my_events(request: HttpRequest) -> HttpResponse:
         "organising": _with_counts(Event.objects.filter(roles__user=user, roles__role=ORGANISER)),
         "judging": _with_counts(Event.objects.filter(roles__user=user, roles__role=JUDGE)),
         "playing": Registration.objects.filter(user=user).select_related("event"),
+        "offers": entry_offers.offers_waiting_for(user),
     }
     return render(request, "tournaments/my_events.html", context)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def withdraw_offer(request: HttpRequest, event: Event, offer_id: int) -> HttpResponse:
+    """The organiser takes back an entry offered from this event that nobody answered."""
+    offer = get_object_or_404(
+        EntryOffer.objects.select_related("registration"), pk=offer_id, registration__event=event
+    )
+    try:
+        entry_offers.withdraw_offer(offer, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("The offer of %(player)s's entry is withdrawn.")
+            % {"player": offer.registration.display_name},
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@login_required
+def answer_offer(request: HttpRequest, offer_id: int, answer: str) -> HttpResponse:
+    """The player accepts or declines an entry offered to their account; an offer made
+    to someone else is not found (404), so nobody learns whose it is."""
+    offer = get_object_or_404(
+        EntryOffer.objects.select_related("registration__event"), pk=offer_id, account=request.user
+    )
+    event = offer.registration.event
+    try:
+        if answer == "accept":
+            entry_offers.accept_offer(offer, request.user)
+            said = _("%(event)s: the entry is now yours, with its results.") % {"event": event.name}
+        else:
+            entry_offers.decline_offer(offer, request.user)
+            said = _("%(event)s: you declined the entry; it stays a walk-in.") % {
+                "event": event.name
+            }
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, said)
+    return redirect("tournaments:my_events")
 
 
 @login_required

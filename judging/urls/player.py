@@ -1,4 +1,4 @@
-"""A player's own record: login_required; reports.may_see_history admits them and their staff."""
+"""A player's record: login_required; reports.history_access (them, site staff, current judges)."""
 
 from django.urls import path
 

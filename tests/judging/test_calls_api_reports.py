@@ -746,7 +746,8 @@ def record(hall, judge, organiser):
         ("other_player", 403),
         ("other_judge", 403),
         ("judge", 200),
-        ("organiser", 200),
+        # Organising an event the player is in is not judging it (issue 28).
+        ("organiser", 403),
         ("superuser", 200),
     ],
 )
@@ -764,13 +765,15 @@ def test_history_is_for_the_player_and_staff_of_their_events(
         assert response["Location"].startswith(f"/accounts/login/?next=/players/{player.pk}/")
 
 
-def test_staff_of_an_event_the_player_left_may_still_see_it(client, hall, record, judge):
+def test_a_judge_of_an_event_the_player_left_no_longer_sees_it(client, hall, record, judge):
+    """Issue 28: only the judges of an event the player is in now; a drop ends it."""
     event, _ = hall
     player, *_ = record
+    assert client_for(client, judge).get(f"/players/{player.pk}/penalties/").status_code == 200
     event.registrations.filter(user=player).update(status="dropped")
     response = client_for(client, judge).get(f"/players/{player.pk}/penalties/")
-    assert response.status_code == 200
-    assert "Loop Open" in response.content.decode()  # the penalties given there are shown
+    assert response.status_code == 403
+    assert "Loop Open" not in response.content.decode()
 
 
 def client_for(client, user):

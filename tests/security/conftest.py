@@ -25,8 +25,9 @@ from printing.models import PrintJob
 from series.models import Series
 from series.services import create_series
 from tests.conftest import make_user
-from tournaments import clock
+from tournaments import clock, entry_offers
 from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
+from tournaments.services import add_late_entry
 
 # Card names no page prints unless it shows that player's decklist.
 PAT_MAIN, PAT_SIDE = "Quillmark Vesper", "Saffron Lattice"
@@ -128,6 +129,10 @@ def _foreign_event(outsider: User) -> dict[str, int]:
         "extension_id": clock.grant_extension(match, 3, "Spilled drink", outsider).pk,
         "check_id": DeckCheck.objects.create(event=event, registration=registrations[0]).pk,
         "job_id": PrintJob.objects.create(event=event, kind="standings", fingerprint="x").pk,
+        # otto's walk-in offered to pat: only pat may answer it, only otto withdraw it.
+        "offer_id": entry_offers.offer_entry(
+            add_late_entry(event, outsider, name="Walk-in Wanda"), "pat", outsider
+        ).pk,
     }
 
 

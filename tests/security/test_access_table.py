@@ -95,6 +95,7 @@ def default_params(w: World) -> dict[str, object]:
         "grant_id": w.judge_grant.pk,
         "card_id": w.card.pk,
         "series_id": w.series.pk,
+        "offer_id": w.foreign["offer_id"],  # otto's walk-in, offered to pat
         "player": f"u{w.player.pk}",
         "game": "iacta",
         "question": "deck-legality",
@@ -190,6 +191,8 @@ TABLE: dict[str, list[Case]] = {
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),  # clears the pin, logged
     ],
     "tournaments:late_entry": [get(ALL_405), post(ORGANISER_FORM)],
+    # The offer is of another event's walk-in: under this event's address, 404.
+    "tournaments:withdraw_offer": [get(ALL_405), post(E("login", "403", "403", "404"))],
     # E-mails (and logs a reminder to) every player without a legal list: no fields needed.
     "tournaments:remind_decklists": [
         get(ALL_405),
@@ -239,6 +242,15 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:register": [get(ALL_405), post(E("login", "302", "302", "302"))],
     "tournaments:withdraw": [get(ALL_405), post(E("login", "302", "302", "302"))],
     "tournaments:my_events": [get(LOGGED_IN)],
+    # An entry offered to pat (issue 28): pat answers it; for anyone else it does not exist.
+    "tournaments:accept_offer": [
+        get(ALL_405),
+        post(E("login", "302", "404", "404"), changes=frozenset({"player"})),
+    ],
+    "tournaments:decline_offer": [
+        get(ALL_405),
+        post(E("login", "302", "404", "404"), changes=frozenset({"player"})),
+    ],
     "tournaments:judge_console": [get(LOGGED_IN)],
     # --- events API
     "tournaments:api_events": [get(ALL_200)],
@@ -302,10 +314,11 @@ TABLE: dict[str, list[Case]] = {
     "judging:remove_extension": [get(ALL_405), post(E("login", "403", "400", "400"))],
     # Staff only: the CSV names every player's penalties.
     "judging:penalty_report": [get(STAFF_PAGE)],
-    # The player themself and the staff of their events; nobody else.
+    # The player themself, site staff, and the judges of a published event the player is
+    # in now; organising it is not enough (issue 28; tests/security/test_entry_consent.py).
     "judging:player_history": [
-        get(LOGGED_IN),
-        get(STAFF_PAGE, params={"user_id": "rival"}),
+        get(E("login", "200", "200", "403")),
+        get(E("login", "403", "200", "403"), params={"user_id": "rival"}),
     ],
     "judging:api_penalty_preview": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
     "judging:api_penalties": [get(API_STAFF_READ), post(API_STAFF_WRITE)],
@@ -357,6 +370,8 @@ TABLE: dict[str, list[Case]] = {
     "series:manage": [get(ORGANISER_PAGE)],
     "series:event": [get(ALL_405), post(ORGANISER_FORM)],
     "series:merge": [get(ALL_405), post(ORGANISER_FORM)],
+    # The offer is of another organiser's walk-in (to pat): not in this series, 404.
+    "series:withdraw_offer": [get(ALL_405), post(E("login", "403", "403", "404"))],
     "series:api_list": [get(ALL_200)],
     "series:api_detail": [get(ALL_200)],
     # --- the installable app and Web Push
@@ -508,11 +523,18 @@ FOREIGN_PARAMS = {
     "extension_id",
     "check_id",
     "job_id",
+    "offer_id",
 }
 
 
 # The form answers "That role grant no longer exists." on the dashboard; nothing is removed.
-FOREIGN_OUTCOME = {"tournaments:revoke_role": "302"}
+FOREIGN_OUTCOME = {
+    "tournaments:revoke_role": "302",
+    # An entry offered to someone else is not found by anyone but its holder.
+    "tournaments:accept_offer": "404",
+    "tournaments:decline_offer": "404",
+    "series:withdraw_offer": "404",
+}
 
 
 @pytest.mark.parametrize(("key", "index"), list(foreign_cases()))

@@ -11,7 +11,7 @@ from series import services
 from series.models import Series, SeriesLog
 from series.standings import player_key, series_table
 from tests.conftest import finished_event, make_user, snapshot
-from tournaments import rounds
+from tournaments import entry_offers, rounds
 from tournaments import services as event_services
 from tournaments.models import Event, EventLog, Registration
 from web.errors import ServiceError
@@ -173,20 +173,26 @@ def test_a_walk_in_merged_into_an_account_adds_up_with_it_and_is_logged(organise
     assert len(series_table(series).rows) == 8
 
     entry = Registration.objects.get(event=second, name="Ada L.")
-    event_services.merge_walk_in(entry, "ada", organiser)
+    offer = entry_offers.offer_entry(entry, "ada", organiser)
+    assert len(series_table(series).rows) == 8  # an offer changes nothing until accepted
+    entry_offers.accept_offer(offer, ada)
     table = series_table(series)
     merged = table.row_of(player_key(ada.pk, 0))
     assert merged.events_played == 2 and len(table.rows) == 7
     log = EventLog.objects.get(event=second, action="merge_walk_in")
-    assert log.data["account"] == "ada" and log.actor == organiser
+    assert log.data["account"] == "ada" and log.actor == ada
+    assert log.data["consent"] == "accepted"
+    offered = EventLog.objects.get(event=second, action="entry_offered")
+    assert offered.actor == organiser and offered.data["username"] == "ada"
 
 
 def test_merging_into_an_account_that_played_the_same_event_is_refused(organiser, season):
-    first, _, _people = season
+    first, _, people = season
     entry = Registration.objects.create(event=first, name="Ada Again")
+    offer = entry_offers.offer_entry(entry, "ada", organiser)  # the organiser is told nothing
     before = snapshot()
     with pytest.raises(ServiceError) as refused:
-        event_services.merge_walk_in(entry, "ada", organiser)
+        entry_offers.accept_offer(offer, people[0])  # ada is told, at acceptance
     assert refused.value.errors[0]["field"] == "username"
     assert "ada also played in Week 1" in str(refused.value)
     assert snapshot() == before

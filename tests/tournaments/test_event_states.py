@@ -20,7 +20,7 @@ import pytest
 from arbiter import worlds
 from tests.conftest import PASSWORD, make_user
 from tournaments import rounds, services
-from tournaments.models import Event
+from tournaments.models import Event, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -181,8 +181,8 @@ def test_each_page_says_what_the_event_is_really_waiting_for(client, organiser, 
 
 def test_the_next_step_refuses_to_pair_a_draft_and_says_why(client, organiser):
     event = services.create_event(organiser, name="Draft Cup", status=Event.Status.DRAFT)
-    for name in ("Ada", "Grace"):
-        services.add_late_entry(event, organiser, name=name)
+    for name in ("Ada", "Grace"):  # entries kept from before it went back to draft
+        Registration.objects.create(event=event, name=name, checked_in=True)
     client.force_login(organiser)
     response = client.post(f"/events/{event.pk}/next/", {"action": "pair"}, follow=True)
     assert "This event is a draft" in text_of(response)
@@ -207,4 +207,7 @@ def test_a_late_entry_after_two_rounds_is_told_which_rounds_count_as_losses(clie
         f"/events/{world.event.pk}/late-entry/", {"username": "late"}, follow=True
     )
     said = [str(m) for m in response.context["messages"]]
-    assert said == ["late joins from round 3; rounds 1 and 2 count as losses."]
+    assert said == [
+        "late joins from round 3; rounds 1 and 2 count as losses. The entry is offered to "
+        "the account late: it becomes theirs only if they accept it."
+    ]

@@ -14,7 +14,7 @@ from arbiter.worlds import demo_decklist
 from decks import services as decks
 from decks.cardpool import load_demo_pools
 from tests.conftest import make_user
-from tournaments import results, rounds, services
+from tournaments import entry_offers, results, rounds, services
 from tournaments.match_games import Score
 from tournaments.models import Event, Match
 from web.errors import ServiceError
@@ -332,25 +332,35 @@ def test_the_account_service_refuses_a_taken_name_or_address(db, username, email
 # --- a late entry by account name ---------------------------------------------------------------
 
 
-def test_an_unknown_account_for_a_late_entry_is_refused_by_both_doors(client, organiser):
+def test_a_late_entry_reads_the_same_for_an_unknown_account_by_both_doors(client, organiser):
+    """Issue 28: the organiser learns nothing of accounts. Either name seats a walk-in and
+    offers it; neither door says whether an account has that name."""
     event = seated_event(organiser, 2)
-    before = state(event)
+    make_user("known")
     client.force_login(organiser)
 
-    api = client.post(
-        f"/api/v1/events/{event.pk}/players/",
-        {"action": "late_entry", "username": "nobody"},
-        "application/json",
-    )
-    page = client.post(f"/events/{event.pk}/late-entry/", {"username": "nobody"}, follow=True)
+    answers = {}
+    for username in ("nobody", "known"):
+        api = client.post(
+            f"/api/v1/events/{event.pk}/players/",
+            {"action": "late_entry", "username": username},
+            "application/json",
+        )
+        page = client.post(
+            f"/events/{event.pk}/late-entry/", {"username": f"{username}2"}, follow=True
+        )
+        body = api.json()
+        answers[username] = (
+            api.status_code,
+            sorted(body),
+            body["offered_to"].replace(username, "NAME"),
+            [str(m).replace(f"{username}2", "NAME") for m in page.context["messages"]],
+        )
 
-    assert api.status_code == 400
-    assert api.json()["errors"] == [
-        {"field": "username", "message": "No account is called 'nobody'."}
-    ]
-    assert "No account is called" in page.content.decode()
-    assert state(event) == before
-    assert event.registrations.count() == 2
+    assert answers["nobody"] == answers["known"]
+    assert answers["known"][:3] == (201, ["joined_round", "offered_to", "registration"], "NAME")
+    assert event.registrations.filter(user__isnull=True).count() == 4
+    assert event.registrations.count() == 6
 
 
 def test_a_late_entry_by_account_name_finds_the_account_in_any_case(organiser):
@@ -359,5 +369,10 @@ def test_a_late_entry_by_account_name_finds_the_account_in_any_case(organiser):
     late = make_user("Latecomer")
 
     registration = services.add_late_entry(event, organiser, username=" latecomer ")
+    assert registration.user is None  # the account's holder has not accepted yet
+    offer = registration.entry_offers.get()
+    assert (offer.username, offer.account) == ("latecomer", late)
+    entry_offers.accept_offer(offer, late)
 
+    registration.refresh_from_db()
     assert (registration.user, registration.joined_round) == (late, 2)

@@ -34,6 +34,7 @@ LOGIN_ONLY = {
     "series.views.series_manage": "series.services.may_manage: the series' organiser",
     "series.views.series_event": "series.services.may_manage: the series' organiser",
     "series.views.series_merge": "series.services.may_manage: the series' organiser",
+    "series.views.series_withdraw_offer": "series.services.may_manage: the series' organiser",
 }
 ADMITS = {"organiser": {frozenset({ORGANISER})}, "staff": {frozenset({ORGANISER, JUDGE})}}
 

@@ -29,6 +29,11 @@ urlpatterns = [
         name="remind_decklists",
     ),
     path("events/<int:event_id>/late-entry/", round_views.late_entry, name="late_entry"),
+    path(
+        "events/<int:event_id>/offers/<int:offer_id>/withdraw/",
+        views.withdraw_offer,
+        name="withdraw_offer",
+    ),
     path("events/<int:event_id>/staff/", views.grant_role, name="grant_role"),
     path(
         "events/<int:event_id>/staff/<int:grant_id>/remove/",

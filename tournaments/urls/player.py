@@ -18,4 +18,17 @@ urlpatterns = [
     path("events/<int:event_id>/register/", views.register, name="register"),
     path("events/<int:event_id>/withdraw/", views.withdraw, name="withdraw"),
     path("me/events/", views.my_events, name="my_events"),
+    # An entry offered to the account: only its holder answers (another's offer is a 404).
+    path(
+        "me/offers/<int:offer_id>/accept/",
+        views.answer_offer,
+        {"answer": "accept"},
+        name="accept_offer",
+    ),
+    path(
+        "me/offers/<int:offer_id>/decline/",
+        views.answer_offer,
+        {"answer": "decline"},
+        name="decline_offer",
+    ),
 ]
