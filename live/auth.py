@@ -21,12 +21,9 @@ def token_key(headers: list[tuple[bytes, bytes]]) -> str | None:
 
 @database_sync_to_async
 def user_for_token(key: str):
-    from rest_framework.authtoken.models import Token
+    from accounts.tokens import user_for_key
 
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
-        return None
-    return token.user
+    return user_for_key(key)
 
 
 class TokenAuthMiddleware(BaseMiddleware):

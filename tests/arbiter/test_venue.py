@@ -59,7 +59,9 @@ def settings_under(environ: dict[str, str], expression: str):
     return json.loads(done.stdout)
 
 
-def manage_venue(folder: Path, *command: str, environ=None) -> subprocess.CompletedProcess:
+def manage_venue(
+    folder: Path, *command: str, environ=None, umask: int = 0o022
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "manage.py", "venue", "--dir", str(folder), "--port", "8123", *command],
         cwd=ROOT,
@@ -67,7 +69,18 @@ def manage_venue(folder: Path, *command: str, environ=None) -> subprocess.Comple
         capture_output=True,
         text=True,
         timeout=120,
+        umask=umask,
     )
+
+
+def not_owner_only(root: Path) -> list[str]:
+    """Every folder under ``root`` (itself too) not 0700 and every file not 0600."""
+    found = []
+    for path in [root, *root.rglob("*")]:
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        if not path.is_symlink() and mode != (0o700 if path.is_dir() else 0o600):
+            found.append(f"{path.relative_to(root)} {mode:o}")
+    return found
 
 
 # --- the database -------------------------------------------------------------------------
@@ -108,6 +121,43 @@ def test_the_running_venue_database_is_in_wal_mode(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-2:] == ["wal", "1"]  # 1 is NORMAL
     assert (tmp_path / "arbiter.sqlite3").is_file()
+
+
+# Opens the venue database, writes (so SQLite makes its -wal and -shm files) and, with the
+# connection still open, lists what the venue folder holds.
+WRITE_AND_LIST = (
+    "import json, os; from django.db import connection; c = connection.cursor(); "
+    "c.execute('CREATE TABLE probe (x)'); c.execute('INSERT INTO probe VALUES (1)'); "
+    "print(json.dumps(sorted(os.listdir(os.environ['ARBITER_VENUE_DIR']))))"
+)
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_the_venue_folder_and_its_database_are_owner_only_whatever_the_umask(tmp_path, umask):
+    folder = tmp_path / "venue"
+    done = manage_venue(folder, "shell", "-c", WRITE_AND_LIST, umask=umask)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout.splitlines()[-1])
+    assert {"arbiter.sqlite3", "secret_key"} <= set(listed)
+    assert not not_owner_only(folder)
+
+
+def test_a_venue_folder_left_readable_by_others_is_made_owner_only(tmp_path):
+    """A folder an older version wrote (0755, a 0644 database, its WAL, backups) is closed."""
+    folder = tmp_path / "venue"
+    (folder / "backups").mkdir(parents=True, mode=0o755)
+    for name in (
+        "arbiter.sqlite3",
+        "arbiter.sqlite3-wal",
+        "arbiter.sqlite3-shm",
+        "backups/x.sqlite3",
+    ):
+        (folder / name).write_text("")
+        (folder / name).chmod(0o644)
+    folder.chmod(0o755)
+    assert len(not_owner_only(folder)) == 6
+    venue.make_private(folder, venue_env(folder))
+    assert not not_owner_only(folder)
 
 
 # --- the secret key -----------------------------------------------------------------------
