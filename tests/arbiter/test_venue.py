@@ -77,9 +77,13 @@ def not_owner_only(root: Path) -> list[str]:
     """Every folder under ``root`` (itself too) not 0700 and every file not 0600."""
     found = []
     for path in [root, *root.rglob("*")]:
-        mode = stat.S_IMODE(path.lstat().st_mode)
-        if not path.is_symlink() and mode != (0o700 if path.is_dir() else 0o600):
-            found.append(f"{path.relative_to(root)} {mode:o}")
+        try:
+            info = path.lstat()
+        except FileNotFoundError:  # gone since listed (SQLite removes its -wal at the end)
+            continue
+        wanted = 0o700 if stat.S_ISDIR(info.st_mode) else 0o600
+        if not stat.S_ISLNK(info.st_mode) and stat.S_IMODE(info.st_mode) != wanted:
+            found.append(f"{path.relative_to(root)} {stat.S_IMODE(info.st_mode):o}")
     return found
 
 
@@ -124,11 +128,13 @@ def test_the_running_venue_database_is_in_wal_mode(tmp_path):
 
 
 # Opens the venue database, writes (so SQLite makes its -wal and -shm files) and, with the
-# connection still open, lists what the venue folder holds.
+# connection still open, lists the venue folder's files and their modes.
 WRITE_AND_LIST = (
-    "import json, os; from django.db import connection; c = connection.cursor(); "
+    "import json, os, stat; from django.db import connection; c = connection.cursor(); "
     "c.execute('CREATE TABLE probe (x)'); c.execute('INSERT INTO probe VALUES (1)'); "
-    "print(json.dumps(sorted(os.listdir(os.environ['ARBITER_VENUE_DIR']))))"
+    "d = os.environ['ARBITER_VENUE_DIR']; "
+    "print(json.dumps({n: stat.S_IMODE(os.stat(os.path.join(d, n)).st_mode) "
+    "for n in os.listdir(d)}))"
 )
 
 
@@ -137,8 +143,10 @@ def test_the_venue_folder_and_its_database_are_owner_only_whatever_the_umask(tmp
     folder = tmp_path / "venue"
     done = manage_venue(folder, "shell", "-c", WRITE_AND_LIST, umask=umask)
     assert done.returncode == 0, done.stderr
-    listed = json.loads(done.stdout.splitlines()[-1])
-    assert {"arbiter.sqlite3", "secret_key"} <= set(listed)
+    modes = json.loads(done.stdout.splitlines()[-1])
+    names = {"arbiter.sqlite3", "arbiter.sqlite3-wal", "arbiter.sqlite3-shm", "secret_key"}
+    assert names <= set(modes)  # listed while the database was open
+    assert {name: modes[name] for name in names} == dict.fromkeys(names, 0o600)
     assert not not_owner_only(folder)
 
 
