@@ -1,8 +1,9 @@
-"""What an account keeps beyond Django's user: the language its pages are shown in."""
+"""What an account keeps beyond Django's user: its page language and its API key's digest."""
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db import models
+from django.utils import timezone
 
 from accounts import language
 
@@ -22,3 +23,20 @@ class LanguagePreference(models.Model):
 
 # Each log-in copies the account's choice into its session, so pages read it from there.
 user_logged_in.connect(language.remember_on_login, dispatch_uid="accounts.language.login")
+
+
+class ApiToken(models.Model):
+    """An account's key for tools (``Authorization: Token <key>``), kept as its SHA-256
+    digest: the key itself is shown once and never stored (``accounts.tokens``)."""
+
+    PREFIX = 8  # the key's first characters, shown so a user can tell which key a tool has
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=PREFIX)
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.prefix}…"

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import ratelimit, services, throttle, tokens
@@ -77,10 +78,16 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
 TOKEN_ACTIONS = {"create", "regenerate", "revoke"}
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_token(request: HttpRequest) -> HttpResponse:
-    """The user's API key for tools: see it, create it, regenerate it or revoke it."""
+    """The user's API key for tools: create, regenerate or revoke it.
+
+    Only its digest is kept (``accounts.tokens``), so a new key is shown in the answer to
+    the request that made it (never cached, never stored) and never again: afterwards the
+    page says when it was made and how it starts.
+    """
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in TOKEN_ACTIONS:
@@ -93,15 +100,31 @@ def api_token(request: HttpRequest) -> HttpResponse:
             else:
                 messages.info(request, _("You had no API token."))
         else:
-            tokens.issue_token(request.user, rotate=action == "regenerate")
-            if action == "regenerate":
-                done = _("Your API token is regenerated: the old key no longer works.")
+            try:
+                issued = tokens.issue_token(request.user, rotate=action == "regenerate")
+            except tokens.TokenExists:
+                messages.info(
+                    request,
+                    _(
+                        "You already have an API token. It was shown only when it was made: "
+                        "regenerate it for a new key."
+                    ),
+                )
             else:
-                done = _("Your API token is created.")
-            messages.success(request, done)
+                if action == "regenerate":
+                    done = _("Your API token is regenerated: the old key no longer works.")
+                else:
+                    done = _("Your API token is created.")
+                messages.success(request, done)
+                return _token_page(request, issued.token, new_key=issued.key)
         return redirect("api_token")
+    return _token_page(request, tokens.current_token(request.user))
+
+
+def _token_page(request: HttpRequest, token, *, new_key: str = "") -> HttpResponse:
     context = {
-        "token": tokens.current_token(request.user),
+        "token": token,
+        "new_key": new_key,
         "api_root": request.build_absolute_uri("/api/v1/"),
     }
     return render(request, "registration/api_token.html", context)

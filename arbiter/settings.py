@@ -42,7 +42,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served from here: no CDN
     "axes",
@@ -232,6 +231,9 @@ STATIC_ROOT = Path(ENV.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 WHITENOISE_USE_FINDERS = DEBUG  # serve straight from static/ until collectstatic has run
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(ENV.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+if e.venue_mode(ENV):  # the venue folder is owner-only: its uploads and static files too
+    FILE_UPLOAD_PERMISSIONS = 0o600
+    FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

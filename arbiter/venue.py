@@ -18,6 +18,8 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from web.private_files import private_file, private_folder, private_tree
+
 SECRET_FILE = "secret_key"
 DEFAULT_PORT = 8000
 DEFAULT_BIND = "0.0.0.0"
@@ -29,6 +31,10 @@ LOOPBACK = "127.0.0.1"
 # would only be something more to go wrong when the venue's internet is gone.
 ONE_PROCESS_DROPS = ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CACHE_URL", "REDIS_URL")
 ALL_INTERFACES = {"0.0.0.0", "::", ""}
+# What SQLite writes beside a database while it is open (WAL mode, or a rollback journal).
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+# Whatever the processes write without an explicit mode is owner-only too.
+PRIVATE_UMASK = 0o077
 
 
 class VenueError(Exception):
@@ -52,7 +58,7 @@ def secret_key(folder: Path) -> str:
     Keeping it means a restart logs nobody out; a file others can read is made private.
     """
     path = folder / SECRET_FILE
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -69,6 +75,32 @@ def secret_key(folder: Path) -> str:
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
         handle.write(key + "\n")
     return key
+
+
+def database_file(env: Mapping[str, str]) -> Path | None:
+    """The venue's SQLite file (from its environment), None when the database is a server."""
+    url = env.get("DATABASE_URL", "")
+    return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+
+
+def make_private(folder: Path, env: Mapping[str, str]) -> None:
+    """The venue folder and everything in it owner-only (0700 folders, 0600 files).
+
+    Run before anything opens the database, it also creates the SQLite file owner-only:
+    SQLite gives the ``-wal`` and ``-shm`` files it makes later the database's own mode.
+    Run again after preparing, it covers what migrate and collectstatic wrote, and a
+    folder an older version left readable by every local user.
+    """
+    private_tree(folder)
+    database = database_file(env)
+    if database is not None:
+        if not database.parent.exists():
+            private_folder(database.parent)
+        private_file(database)
+        for suffix in SQLITE_COMPANIONS:
+            companion = database.with_name(database.name + suffix)
+            if companion.exists():
+                private_file(companion)
 
 
 def url_host(host: str) -> str:

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.crypto import constant_time_compare
 
 # The model API keys live in; user_for_token is the one look-up of a key.
-TOKEN_MODEL = "authtoken.Token"
+TOKEN_MODEL = "accounts.ApiToken"
 
 
 def token_model():
@@ -40,11 +40,9 @@ def token_key(headers: list[tuple[bytes, bytes]]) -> str | None:
 
 @database_sync_to_async
 def user_for_token(key: str):
-    """The active user a key belongs to, or None (unknown or deleted key, inactive user)."""
-    token = token_model().objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
-        return None
-    return token.user
+    from accounts.tokens import user_for_key
+
+    return user_for_key(key)
 
 
 def _session_hash_matches(stored: str, user) -> bool:

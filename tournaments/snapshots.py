@@ -7,6 +7,11 @@ restore_event``; a database copy is the whole site (accounts, decklists, penalti
 when the laptop's own file is lost. Names start with the UTC time, so they sort in the
 order they were written.
 
+Both are owner-only (the folder 0700, each file 0600, set explicitly: ``web.private_files``)
+and the database copy leaves out what would let its reader act as someone: the sessions
+(live log-ins) and the log-in guard's records (who tried from which address). API keys are
+kept only as digests (``accounts.tokens``), password hashes as Django hashes them.
+
 Both are written after the close commits (``transaction.on_commit`` in
 ``rounds.close_round``); a failure is logged and never undoes or blocks the close.
 """
@@ -23,12 +28,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
 from tournaments.interchange import export_event
 from tournaments.models import Event, EventRole
+from web.private_files import open_private, private_file, private_folder
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +45,16 @@ DATABASE_SUFFIXES = (".sqlite3", ".pgdump")
 SOURCE_KEY = "arbiter_backup"
 PG_DUMP_SECONDS = 300
 BACKUP_NAME = re.compile(r"^\d{8}T\d{12}Z-event-\d+-round-\d+\.")
+# Rows a database copy leaves out: live log-ins, and the log-in guard's records of who tried
+# from which address (a restored site needs neither). Dependants first (SQLite deletes in
+# this order; foreign keys point from a later-listed table's rows to none of the earlier).
+LEFT_OUT = (
+    "sessions.Session",
+    "axes.AccessAttemptExpiration",
+    "axes.AccessAttempt",
+    "axes.AccessFailureLog",
+    "axes.AccessLog",
+)
 
 
 @dataclass
@@ -71,7 +88,7 @@ def after_round_closed(event_id: int, round_number: int) -> Written | None:
 
 def write_backups(event_id: int, round_number: int, directory: Path) -> Written:
     """Snapshot and database copy, each pruned to the last ``keep()``; each may fail alone."""
-    directory.mkdir(parents=True, exist_ok=True)
+    private_folder(directory)
     stem = f"{timezone.now():%Y%m%dT%H%M%S%fZ}-event-{event_id}-round-{round_number}"
     written = Written()
     try:
@@ -117,7 +134,7 @@ def _organiser_name(event: Event) -> str | None:
 def _write_atomically(path: Path, data: bytes) -> None:
     partial = path.with_name(path.name + ".tmp")
     try:
-        with open(partial, "wb") as handle:
+        with open_private(partial) as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -137,20 +154,48 @@ def backup_database(directory: Path, stem: str) -> Path | None:
     return None
 
 
+def left_out_tables() -> list[str]:
+    """The tables of ``LEFT_OUT`` that this site has, in that order."""
+    tables = []
+    for label in LEFT_OUT:
+        try:
+            tables.append(apps.get_model(label)._meta.db_table)
+        except LookupError:  # that app is not installed here
+            continue
+    return tables
+
+
 def _backup_sqlite(connection, path: Path) -> Path:
-    """SQLite's online backup: a consistent copy while the site goes on writing."""
+    """SQLite's online backup: a consistent copy while the site goes on writing, then
+    emptied of the ``LEFT_OUT`` rows before it is moved into place."""
     connection.ensure_connection()
     partial = path.with_name(path.name + ".tmp")
     try:
+        private_file(partial)  # empty, owner-only: SQLite keeps the mode it finds
         target = sqlite3.connect(partial)
         try:
             connection.connection.backup(target)
+            _leave_out_sqlite(target)
         finally:
             target.close()
+        private_file(partial)
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
     return path
+
+
+def _leave_out_sqlite(copy: sqlite3.Connection) -> None:
+    """Delete the left-out rows from the copy, leaving no trace of them in its free pages,
+    and make it one self-contained file (no ``-wal`` beside it)."""
+    copy.execute("PRAGMA journal_mode=DELETE")
+    copy.execute("PRAGMA secure_delete=ON")
+    present = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for table in left_out_tables():
+        if table in present:
+            copy.execute(f'DELETE FROM "{table}"')
+    copy.commit()
+    copy.execute("VACUUM")
 
 
 def _dump_postgresql(database: dict, path: Path) -> Path | None:
@@ -161,6 +206,7 @@ def _dump_postgresql(database: dict, path: Path) -> Path | None:
         return None
     partial = path.with_name(path.name + ".tmp")
     command = [pg_dump, "--format=custom", "--no-password", "--lock-wait-timeout=10s"]
+    command += [f"--exclude-table-data={table}" for table in left_out_tables()]
     command += [f"--file={partial}", f"--dbname={database['NAME']}"]
     for option, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
         if database.get(key):
@@ -169,12 +215,14 @@ def _dump_postgresql(database: dict, path: Path) -> Path | None:
     if database.get("PASSWORD"):
         env["PGPASSWORD"] = str(database["PASSWORD"])
     try:
+        private_file(partial)  # pg_dump writes into it, keeping its owner-only mode
         done = subprocess.run(
             command, env=env, capture_output=True, text=True, timeout=PG_DUMP_SECONDS, check=False
         )
         if done.returncode != 0:
             logger.warning("No database backup: pg_dump failed: %s", done.stderr.strip()[:500])
             return None
+        private_file(partial)
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)

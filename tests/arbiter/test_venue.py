@@ -59,7 +59,9 @@ def settings_under(environ: dict[str, str], expression: str):
     return json.loads(done.stdout)
 
 
-def manage_venue(folder: Path, *command: str, environ=None) -> subprocess.CompletedProcess:
+def manage_venue(
+    folder: Path, *command: str, environ=None, umask: int = 0o022
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "manage.py", "venue", "--dir", str(folder), "--port", "8123", *command],
         cwd=ROOT,
@@ -67,7 +69,22 @@ def manage_venue(folder: Path, *command: str, environ=None) -> subprocess.Comple
         capture_output=True,
         text=True,
         timeout=120,
+        umask=umask,
     )
+
+
+def not_owner_only(root: Path) -> list[str]:
+    """Every folder under ``root`` (itself too) not 0700 and every file not 0600."""
+    found = []
+    for path in [root, *root.rglob("*")]:
+        try:
+            info = path.lstat()
+        except FileNotFoundError:  # gone since listed (SQLite removes its -wal at the end)
+            continue
+        wanted = 0o700 if stat.S_ISDIR(info.st_mode) else 0o600
+        if not stat.S_ISLNK(info.st_mode) and stat.S_IMODE(info.st_mode) != wanted:
+            found.append(f"{path.relative_to(root)} {stat.S_IMODE(info.st_mode):o}")
+    return found
 
 
 # --- the database -------------------------------------------------------------------------
@@ -108,6 +125,47 @@ def test_the_running_venue_database_is_in_wal_mode(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-2:] == ["wal", "1"]  # 1 is NORMAL
     assert (tmp_path / "arbiter.sqlite3").is_file()
+
+
+# Opens the venue database, writes (so SQLite makes its -wal and -shm files) and, with the
+# connection still open, lists the venue folder's files and their modes.
+WRITE_AND_LIST = (
+    "import json, os, stat; from django.db import connection; c = connection.cursor(); "
+    "c.execute('CREATE TABLE probe (x)'); c.execute('INSERT INTO probe VALUES (1)'); "
+    "d = os.environ['ARBITER_VENUE_DIR']; "
+    "print(json.dumps({n: stat.S_IMODE(os.stat(os.path.join(d, n)).st_mode) "
+    "for n in os.listdir(d)}))"
+)
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_the_venue_folder_and_its_database_are_owner_only_whatever_the_umask(tmp_path, umask):
+    folder = tmp_path / "venue"
+    done = manage_venue(folder, "shell", "-c", WRITE_AND_LIST, umask=umask)
+    assert done.returncode == 0, done.stderr
+    modes = json.loads(done.stdout.splitlines()[-1])
+    names = {"arbiter.sqlite3", "arbiter.sqlite3-wal", "arbiter.sqlite3-shm", "secret_key"}
+    assert names <= set(modes)  # listed while the database was open
+    assert {name: modes[name] for name in names} == dict.fromkeys(names, 0o600)
+    assert not not_owner_only(folder)
+
+
+def test_a_venue_folder_left_readable_by_others_is_made_owner_only(tmp_path):
+    """A folder an older version wrote (0755, a 0644 database, its WAL, backups) is closed."""
+    folder = tmp_path / "venue"
+    (folder / "backups").mkdir(parents=True, mode=0o755)
+    for name in (
+        "arbiter.sqlite3",
+        "arbiter.sqlite3-wal",
+        "arbiter.sqlite3-shm",
+        "backups/x.sqlite3",
+    ):
+        (folder / name).write_text("")
+        (folder / name).chmod(0o644)
+    folder.chmod(0o755)
+    assert len(not_owner_only(folder)) == 6
+    venue.make_private(folder, venue_env(folder))
+    assert not not_owner_only(folder)
 
 
 # --- the secret key -----------------------------------------------------------------------

@@ -2,12 +2,19 @@
 
 import json
 import logging
+import os
 import shutil
 import sqlite3
+import subprocess
 
 import pytest
+from axes.models import AccessAttempt
+from django.contrib.sessions.models import Session
 from django.db import connection
+from django.test import Client
 
+from accounts.tokens import issue_token
+from tests.arbiter.test_venue import not_owner_only
 from tests.conftest import play_out
 from tournaments import rounds, snapshots
 from tournaments.interchange import FORMAT, check_document
@@ -134,3 +141,90 @@ def test_a_close_that_is_refused_writes_nothing(make_world, organiser, backups):
     with pytest.raises(Exception, match="cannot close"):
         rounds.close_round(world.round, organiser)
     assert not backups.exists()
+
+
+@pytest.fixture(params=[0o022, 0o002], ids=["umask-022", "umask-002"])
+def permissive_umask(request):
+    """A umask that lets others read what is written without an explicit mode."""
+    before = os.umask(request.param)
+    yield request.param
+    os.umask(before)
+
+
+def test_backups_are_owner_only_whatever_the_umask(
+    make_world, organiser, backups, permissive_umask
+):
+    world = make_world(4)
+    close(world.round, organiser)
+    assert event_snapshots(backups, world.event)
+    assert database_backups(backups) or connection.vendor != "sqlite"
+    assert not not_owner_only(backups)  # the folder 0700, every file 0600
+
+
+def test_an_existing_backup_folder_is_made_owner_only(
+    make_world, organiser, backups, permissive_umask
+):
+    backups.mkdir(mode=0o755)
+    backups.chmod(0o755)
+    world = make_world(4)
+    close(world.round, organiser)
+    assert not not_owner_only(backups)
+
+
+def test_the_database_backup_hands_out_no_working_credentials(make_world, organiser, backups):
+    """No session (a live log-in), no API key a tool could send, no log-in guard records."""
+    world = make_world(4)
+    browser = Client()
+    browser.force_login(organiser)
+    session_key = browser.cookies["sessionid"].value
+    api_key = issue_token(organiser).key
+    AccessAttempt.objects.create(
+        username="olive",
+        ip_address="203.0.113.9",
+        user_agent="probe-agent",
+        http_accept="*/*",
+        path_info="/accounts/login/",
+        get_data="",
+        post_data="",
+        failures_since_start=1,
+    )
+    session_data = Session.objects.get(session_key=session_key).session_data
+    close(world.round, organiser)
+
+    text = backup_text(database_backups(backups))
+    if text is None:
+        pytest.skip("no pg_dump here: no database backup is written")
+    assert "Loop Open" in text  # the event is there
+    for secret in (session_key, session_data, api_key, "203.0.113.9", "probe-agent"):
+        assert secret not in text
+    # What the copy does hold of the key (its digest) opens nothing.
+    digest = organiser.api_token.digest
+    assert digest in text
+    refused = Client().get("/api/v1/events/", HTTP_AUTHORIZATION=f"Token {digest}")
+    assert refused.status_code == 403
+    assert Client().get("/api/v1/events/", HTTP_AUTHORIZATION=f"Token {api_key}").status_code == 200
+
+
+def backup_text(copies) -> str | None:
+    """Every row of the database copy as text (SQLite: its rows, and every byte of the file
+    for what deleted rows may leave behind; PostgreSQL: pg_dump's archive read back)."""
+    if connection.vendor == "sqlite":
+        [copy] = copies
+        with sqlite3.connect(copy) as db:
+            assert db.execute("SELECT count(*) FROM django_session").fetchone() == (0,)
+            assert db.execute("SELECT count(*) FROM axes_accessattempt").fetchone() == (0,)
+            text = "\n".join(db.iterdump())
+        # Nothing deleted lingers in the file's free pages either.
+        return text + copy.read_bytes().decode("latin-1")
+    if not shutil.which("pg_dump"):
+        assert copies == []
+        return None
+    [copy] = copies
+    listing = subprocess.run(
+        ["pg_restore", "--list", str(copy)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "TABLE DATA public tournaments_event" in listing
+    assert "TABLE DATA public django_session" not in listing
+    return subprocess.run(
+        ["pg_restore", "--file=-", str(copy)], capture_output=True, text=True, check=True
+    ).stdout

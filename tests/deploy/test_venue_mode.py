@@ -20,7 +20,7 @@ import pytest
 from websockets.sync.client import connect
 
 from arbiter import venue
-from tests.arbiter.test_venue import clean_environ
+from tests.arbiter.test_venue import clean_environ, not_owner_only
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "venue"
@@ -36,6 +36,8 @@ for match in world.round.matches.filter(is_bye=False):
 print(json.dumps({"event": world.event.pk, "token": issue_token(world.organiser).key}))
 """
 START_SECONDS = 300
+# A permissive umask, as many laptops have: the venue's files must be owner-only anyway.
+UMASK = 0o002
 
 
 def free_port() -> int:
@@ -52,6 +54,7 @@ def run_venue(folder: Path, port: int, *args: str, timeout: int = 600) -> str:
         capture_output=True,
         text=True,
         timeout=timeout,
+        umask=UMASK,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
@@ -91,6 +94,7 @@ def test_venue_mode_serves_the_hall_and_backs_up_after_a_round(venue_folder, tmp
     prepared = run_venue(venue_folder, port, "--prepare-only")
     assert "Collecting static files" in prepared
     assert f":{port}" in prepared  # the address phones open is printed (and its QR code)
+    assert not not_owner_only(venue_folder)  # 0700 folders, 0600 files, whatever the umask
     made = json.loads(run_venue(venue_folder, port, "shell", "-c", SET_UP).splitlines()[-1])
     event, token = made["event"], made["token"]
 
@@ -102,6 +106,7 @@ def test_venue_mode_serves_the_hall_and_backs_up_after_a_round(venue_folder, tmp
             env=venue_environ(),
             stdout=output,
             stderr=subprocess.STDOUT,
+            umask=UMASK,
         )
     try:
         wait_until_serving(port, server, log)
@@ -140,7 +145,9 @@ def test_venue_mode_serves_the_hall_and_backs_up_after_a_round(venue_folder, tmp
         assert document["format"] == "arbiter-event/1"
         assert document["event"]["name"] == "Venue Open"
         assert [p.suffix for p in backups.glob(f"*-event-{event}-round-1.sqlite3")] == [".sqlite3"]
+        assert not not_owner_only(venue_folder)  # the backups and the WAL included
     finally:
         server.terminate()
         server.wait(timeout=30)
     assert (venue_folder / "arbiter.sqlite3").is_file()
+    assert not not_owner_only(venue_folder)

@@ -375,14 +375,16 @@ class Topology:
             "import json, sys\n"
             "from django.contrib.auth.hashers import make_password\n"
             "from django.contrib.auth.models import User\n"
-            "from rest_framework.authtoken.models import Token\n"
+            "from accounts import tokens\n"
+            "from accounts.models import ApiToken\n"
             f"names = {usernames!r}\n"
             f"hashed = make_password({PASSWORD!r})\n"
             "User.objects.bulk_create([User(username=n, password=hashed) for n in names])\n"
             "users = User.objects.filter(username__in=names)\n"
-            "Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])\n"
-            "rows = Token.objects.filter(user__username__in=names)\n"
-            "print(json.dumps({t.user.username: t.key for t in rows.select_related('user')}))\n"
+            "keys = {u.username: tokens.new_key() for u in users}\n"
+            "ApiToken.objects.bulk_create([ApiToken(user=u, digest=tokens.digest(keys[u.username]),"
+            " prefix=keys[u.username][:8]) for u in users])\n"
+            "print(json.dumps(keys))\n"
         )
         return json.loads(self.django(code).strip().splitlines()[-1])
 

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from arbiter.asgi import application
 from live.consumers import REFUSED
 from tournaments import clock, results, rounds
@@ -30,7 +30,7 @@ def session_cookie(user) -> list[tuple[bytes, bytes]]:
 
 
 def token_header(user) -> list[tuple[bytes, bytes]]:
-    key = Token.objects.get_or_create(user=user)[0].key
+    key = tokens.issue_token(user, rotate=True).key  # shown once: a fresh one each time
     return [(b"authorization", f"Token {key}".encode())]
 
 

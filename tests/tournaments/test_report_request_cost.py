@@ -7,8 +7,8 @@ pin the count so that a change that adds one is seen.
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import issue_token
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ MOST_QUERIES_PER_REPORT = 9
 def test_a_report_by_token_makes_few_queries(client, make_world):
     world = make_world(8)
     match = world.round.matches.filter(is_bye=False).order_by("table").first()
-    token = Token.objects.create(user=match.player_a.user)
+    token = issue_token(match.player_a.user)
     with CaptureQueriesContext(connection) as seen:
         response = client.post(
             f"/api/v1/matches/{match.pk}/report/",
@@ -43,7 +43,7 @@ def test_a_report_by_token_makes_few_queries(client, make_world):
 def test_a_registered_player_of_another_table_is_still_refused(client, make_world):
     world = make_world(8)
     first, second = world.round.matches.filter(is_bye=False).order_by("table")[:2]
-    token = Token.objects.create(user=second.player_a.user)
+    token = issue_token(second.player_a.user)
     response = client.post(
         f"/api/v1/matches/{first.pk}/report/",
         {"score": "2-0"},

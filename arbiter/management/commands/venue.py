@@ -80,11 +80,15 @@ class Command(BaseCommand):
             hostname=socket.gethostname(),
             secret=secret,
         )
+        # Owner-only: explicit modes for the folder and database, and the umask for the rest.
+        os.umask(venue.PRIVATE_UMASK)
+        venue.make_private(folder, env)
         if options["manage_command"]:
             sys.exit(self._run(env, *options["manage_command"], check=False))
         self.stdout.write("Migrating the venue database…")
         self._run(env, "migrate", "--noinput", "-v", "0")
         self._collect_static(env, folder)
+        venue.make_private(folder, env)
         self._announce(env, folder, bind, port)
         if options["prepare_only"]:
             return
