@@ -590,3 +590,29 @@ class EventLog(models.Model):
         if self.action == "drop" and self.data.get("disqualified"):
             return _("disqualified a player")
         return str(self.WORDS.get(self.action, self.action.replace("_", " ")))
+
+
+class AnsweredRequest(models.Model):
+    """A write answered once: a retry carrying the same key gets this answer, writes nothing.
+
+    ``key`` is the caller's (an ``Idempotency-Key`` header, or the one-time token a form
+    was rendered with); ``fingerprint`` is what the request was for (method, path and
+    body), so a key reused for another request is refused. Written in the transaction of
+    the write it answers; rows older than a day are deleted as new ones come
+    (``tournaments.once``).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(default=0)
+    answer = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -42,6 +42,8 @@ def page_url(world, table) -> str:
 
 
 def settle(client, world, table, **form):
+    """Post the settle form as the page draws it: with the result's current version."""
+    form.setdefault("version", results.result_version(Match.objects.get(pk=table.pk)))
     return client.post(page_url(world, table) + "result/", form)
 
 
