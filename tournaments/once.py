@@ -100,7 +100,7 @@ def _replay(kept: AnsweredRequest, print_: str) -> Answer:
                 "send a new key for a new request."
             )
             % {"time": timezone.localtime(kept.created_at).strftime("%H:%M:%S")},
-            "key",
+            KEY_HEADER,
         )
     return Answer(kept.status, kept.answer, replayed=True)
 
