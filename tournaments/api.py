@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import once, results, rounds, services
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round, with_result_versions
 from tournaments.roles import JUDGE, ORGANISER
 from web.api import error_response, event_for, refusal_response, run_service
 from web.errors import ServiceError
@@ -103,7 +103,7 @@ def match_json(match: Match) -> dict:
 
 
 def round_json(round_: Round) -> dict:
-    matches = results.with_versions(
+    matches = with_result_versions(
         round_.matches.select_related("player_a__user", "player_b__user").prefetch_related("claims")
     )
     return {

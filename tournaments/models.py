@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -533,6 +534,13 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} of {self.match} by {self.changed_by}"
+
+
+def with_result_versions(matches: models.QuerySet[Match]) -> models.QuerySet[Match]:
+    """``matches`` with each one's result version (``results.result_version``: the id of
+    its latest ``ResultChange``, 0 if none) read in the same query."""
+    latest = ResultChange.objects.filter(match=models.OuterRef("pk")).order_by("-pk")
+    return matches.annotate(latest_change_id=Coalesce(models.Subquery(latest.values("pk")[:1]), 0))
 
 
 class EventLog(models.Model):

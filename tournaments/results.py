@@ -10,8 +10,6 @@ write every change as a ``ResultChange``.
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -20,7 +18,14 @@ from django.utils.translation import gettext_lazy as _lazy
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments import live
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
-from tournaments.models import Event, Match, MatchClaim, Registration, ResultChange, Round
+from tournaments.models import (
+    Event,
+    Match,
+    MatchClaim,
+    Registration,
+    ResultChange,
+    Round,
+)
 from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
 from web.inputs import limited, whole_number
@@ -338,7 +343,8 @@ def result_version(match: Match) -> int:
     A judge's form and an API client send back the version they saw, so an entry made on
     a result someone else changed meanwhile is refused (``StaleResult``) instead of
     silently overwriting it. The services leave it on the match they return
-    (``latest_change_id``), and listings annotate it, so reading it costs no query there.
+    (``latest_change_id``), and listings annotate it (``models.with_result_versions``),
+    so reading it costs no query there.
     """
     known = getattr(match, "latest_change_id", None)
     if known is not None:
@@ -346,12 +352,6 @@ def result_version(match: Match) -> int:
     latest = match.changes.order_by("-pk").values_list("pk", flat=True).first()
     match.latest_change_id = latest or 0
     return match.latest_change_id
-
-
-def with_versions(matches: QuerySet[Match]) -> QuerySet[Match]:
-    """``matches`` with each one's ``result_version`` read in the same query."""
-    latest = ResultChange.objects.filter(match=OuterRef("pk")).order_by("-pk").values("pk")[:1]
-    return matches.annotate(latest_change_id=Coalesce(Subquery(latest), 0))
 
 
 def version_from_form(raw: str | None) -> int | None:

@@ -30,7 +30,7 @@ from tournaments import (
     services,
 )
 from tournaments import my_match as my_match_text
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round, with_result_versions
 from tournaments.pairings_list import lines_html, pairing_lines
 from tournaments.placings import event_placings
 from tournaments.roles import (
@@ -266,7 +266,7 @@ def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
 
     def answer(error: str = "") -> HttpResponse:
         if request.htmx:
-            current = results.with_versions(Match.objects.filter(pk=match.pk)).get()
+            current = with_result_versions(Match.objects.filter(pk=match.pk)).get()
             player_names.tell_apart(event, [current.player_a, current.player_b])
             context = {"event": event, "m": current, "round": current.round, "row_error": error}
             return render(request, "tournaments/_match_row.html", context)
