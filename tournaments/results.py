@@ -317,6 +317,7 @@ def _entry_action(before: dict, closed: bool) -> str:
     return "correct" if closed or before["games"] else "enter"
 
 
+# What a person's change was, in a word (a penalty's change is named by its consequence).
 CHANGE_VERBS = {
     "report": _lazy("reported"),
     "confirm": _lazy("confirmed"),
@@ -324,17 +325,21 @@ CHANGE_VERBS = {
     "settle": _lazy("settled"),
     "enter": _lazy("entered"),
     "correct": _lazy("corrected"),
-    "game_loss": _lazy("game loss given"),
-    "undo_game_loss": _lazy("game loss taken back"),
-    "match_loss": _lazy("match loss given"),
-    "undo_match_loss": _lazy("match loss taken back"),
 }
 
 
 def change_verb(change: ResultChange) -> str:
-    """The change in a word or two ("settled"); an action without words reads as itself."""
+    """The change in a few words ("settled", "Game Loss given"), for the stale refusal."""
     verb = CHANGE_VERBS.get(change.action)
-    return str(verb) if verb is not None else change.action.replace("_", " ")
+    if verb is not None:
+        return str(verb)
+    consequence = change.action.removeprefix("undo_")
+    if consequence in CONSEQUENCE_NAMES:
+        values = {"penalty": CONSEQUENCE_NAMES[consequence]}
+        if change.action.startswith("undo_"):
+            return _("%(penalty)s taken back") % values
+        return _("%(penalty)s given") % values
+    return change.action.replace("_", " ")
 
 
 def result_version(match: Match) -> int:

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext_lazy as _lazy
 
-from tournaments import results
 from tournaments.match_games import InvalidResult, Score
 from tournaments.models import Match, MatchClaim, ResultChange
 
 register = template.Library()
 
+CHANGE_VERBS = {
+    "report": _lazy("reported"),
+    "confirm": _lazy("confirmed"),
+    "dispute": _lazy("disputed"),
+    "settle": _lazy("settled"),
+    "enter": _lazy("entered"),
+    "correct": _lazy("corrected"),
+    "game_loss": _lazy("game loss given"),
+    "undo_game_loss": _lazy("game loss taken back"),
+    "match_loss": _lazy("match loss given"),
+    "undo_match_loss": _lazy("match loss taken back"),
+}
+
 
 @register.simple_tag
 def change_verb(change: ResultChange) -> str:
     """The change in a word or two ("settled"); an action without words reads as itself."""
-    return results.change_verb(change)
+    verb = CHANGE_VERBS.get(change.action)
+    return str(verb) if verb is not None else change.action.replace("_", " ")
 
 
 @register.simple_tag

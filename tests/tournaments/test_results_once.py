@@ -172,3 +172,16 @@ def test_a_version_that_is_not_a_number_names_the_field(client, world, table):
     response = post(client, world.judge, act(table, "result"), body)
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "version"
+
+
+def test_a_penalty_since_the_version_was_read_makes_an_entry_stale(world, table):
+    from tournaments.penalty_results import Cause, force_match_loss
+
+    seen = results.result_version(table)
+    force_match_loss(table, table.player_a, world.judge, Cause(1, "Drew extra cards", "906"))
+    before = snapshot()
+    with pytest.raises(results.StaleResult) as refused:
+        results.enter_result(table, Score(2, 0), world.organiser, "typo", seen_version=seen)
+    assert "Match Loss given by jude" in refused.value.message
+    assert "(Drew extra cards)" in refused.value.message
+    assert snapshot() == before
