@@ -186,13 +186,16 @@ def form_once(
     request: HttpRequest,
     perform: Callable[[], tuple[HttpResponse, bool]],
     page: Callable[[], HttpResponse],
+    about: Any = None,
 ) -> HttpResponse:
     """Answer a form once per its one-time token (``FORM_FIELD``; absent: as before).
 
     ``perform`` answers the form and says whether it wrote; its redirect and messages are
     kept and given again to a resubmission. ``page`` draws the page as it is now: the
     answer to a resubmission whose first answer was no redirect (an htmx fragment), or to
-    a token sent again with other values (with a message saying so).
+    a token sent again with other values (with a message saying so). ``about`` names
+    what the form writes to when its path does not (My match: the player's current
+    match), so a token from a page kept since an earlier round is not the same request.
     """
     token = request.POST.get(FORM_FIELD, "")
     if not token:
@@ -210,7 +213,7 @@ def form_once(
             body["location"] = response["Location"]
         return Answer(response.status_code, body)
 
-    print_ = fingerprint("POST", request.path, _form_fields(request))
+    print_ = fingerprint("POST", request.path, {"fields": _form_fields(request), "about": about})
     try:
         answer = answer_once(request.user, _checked_key(token, FORM_FIELD), print_, run)
     except KeyReused:

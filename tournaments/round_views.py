@@ -443,7 +443,12 @@ def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
             wrote = match is not None and _player_result_action(request, match, registration)
             return redirect("tournaments:my_match", event.pk), wrote
 
-        return once.form_once(request, perform, lambda: redirect("tournaments:my_match", event.pk))
+        return once.form_once(
+            request,
+            perform,
+            lambda: redirect("tournaments:my_match", event.pk),
+            about=match.pk if match is not None else None,
+        )
     context = _my_match_context(request, event, registration)
     return render(request, "tournaments/my_match.html", context)
 

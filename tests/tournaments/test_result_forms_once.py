@@ -134,3 +134,25 @@ def test_a_dashboard_row_sent_twice_enters_once(client, world, table):
     assert first.status_code == again.status_code == 200
     assert "field-error" not in again.content.decode()
     assert ResultChange.objects.filter(match=table).count() == 1
+
+
+def test_a_token_kept_on_a_page_from_an_earlier_round_does_not_replay_it(client, world, table):
+    """My match posts to one address whatever the round: the token is bound to the match."""
+    from tests.conftest import play_out
+    from tournaments import rounds
+
+    client.force_login(table.player_a.user)
+    url = f"/events/{world.event.pk}/my-match/"
+    token = hidden(client.get(url), once.FORM_FIELD)
+    client.post(url, {"action": "report", "score": "2-0", once.FORM_FIELD: token})
+    play_out(world.round, world.organiser)
+    rounds.close_round(world.round, world.organiser)
+    next_round = rounds.pair_next_round(world.event, world.organiser)
+    mine = next_round.matches.get(player_a=table.player_a)
+    before = snapshot()
+    stale = client.post(
+        url, {"action": "report", "score": "2-0", once.FORM_FIELD: token}, follow=True
+    )
+    assert "This form was already sent with other values" in words(stale)
+    assert snapshot() == before
+    assert Match.objects.get(pk=mine.pk).status == Match.Status.PENDING
