@@ -271,6 +271,7 @@ class PenaltyVoid(APIView):
         summary="Void a penalty",
         tags=["judging"],
         request=body(["reason"], reason={**STR, "maxLength": MAX_TEXT}),
+        parameters=[IDEMPOTENCY_KEY],
         responses=responses(
             {
                 200: (
@@ -281,9 +282,13 @@ class PenaltyVoid(APIView):
             *BODY_ERRORS,
             403,
             404,
+            422,
         ),
     )
     def post(self, request: Request, penalty_id: int) -> Response:
+        return once.api_once(request, lambda: self._void(request, penalty_id))
+
+    def _void(self, request: Request, penalty_id: int) -> Response:
         penalty = get_object_or_404(Penalty, pk=penalty_id)
         event_for(request, penalty.event_id, *STAFF)
         fields = Reader(request.data)

@@ -185,3 +185,14 @@ def test_a_penalty_since_the_version_was_read_makes_an_entry_stale(world, table)
     assert "Match Loss given by jude" in refused.value.message
     assert "(Drew extra cards)" in refused.value.message
     assert snapshot() == before
+
+
+def test_a_retried_void_gets_the_first_answer_not_already_void(client, world, table):
+    path = f"/api/v1/events/{world.event.pk}/penalties/"
+    body = {"player": table.player_a.pk, "infraction": "slow_play", "match": table.pk}
+    penalty = post(client, world.judge, path, body).json()["id"]
+    void = f"/api/v1/penalties/{penalty}/void/"
+    first = post(client, world.judge, void, {"reason": "wrong player"}, key="void-1")
+    retry = post(client, world.judge, void, {"reason": "wrong player"}, key="void-1")
+    assert first.status_code == retry.status_code == 200
+    assert retry.json() == first.json()
