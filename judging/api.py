@@ -33,11 +33,24 @@ from judging.penalties import (
 )
 from judging.reports import consequence_text, infraction_label
 from rules_engine.iacta.tournament import INFRACTIONS
+from tournaments import once
 from tournaments.models import Event, Match, Registration
 from tournaments.roles import JUDGE, ORGANISER
 from web.api import event_for, run_service
 from web.inputs import Reader
-from web.openapi import BODY_ERRORS, BOOL, INT, NULL_INT, STR, array, body, obj, ref, responses
+from web.openapi import (
+    BODY_ERRORS,
+    BOOL,
+    IDEMPOTENCY_KEY,
+    INT,
+    NULL_INT,
+    STR,
+    array,
+    body,
+    obj,
+    ref,
+    responses,
+)
 
 STAFF = (ORGANISER, JUDGE)
 MAX_TEXT = calls.MAX_TEXT
@@ -218,11 +231,15 @@ class PenaltyList(APIView):
         summary="Issue a penalty",
         tags=["judging"],
         request=PENALTY_BODY,
+        parameters=[IDEMPOTENCY_KEY],
         responses=responses(
-            {201: (ref("Penalty"), "Issued, with what it caused.")}, *BODY_ERRORS, 403, 404
+            {201: (ref("Penalty"), "Issued, with what it caused.")}, *BODY_ERRORS, 403, 404, 422
         ),
     )
     def post(self, request: Request, event_id: int) -> Response:
+        return once.api_once(request, lambda: self._issue(request, event_id))
+
+    def _issue(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, *STAFF)
         fields = Reader(request.data)
         notes = fields.text("notes", max_length=MAX_TEXT)
@@ -254,6 +271,7 @@ class PenaltyVoid(APIView):
         summary="Void a penalty",
         tags=["judging"],
         request=body(["reason"], reason={**STR, "maxLength": MAX_TEXT}),
+        parameters=[IDEMPOTENCY_KEY],
         responses=responses(
             {
                 200: (
@@ -264,9 +282,13 @@ class PenaltyVoid(APIView):
             *BODY_ERRORS,
             403,
             404,
+            422,
         ),
     )
     def post(self, request: Request, penalty_id: int) -> Response:
+        return once.api_once(request, lambda: self._void(request, penalty_id))
+
+    def _void(self, request: Request, penalty_id: int) -> Response:
         penalty = get_object_or_404(Penalty, pk=penalty_id)
         event_for(request, penalty.event_id, *STAFF)
         fields = Reader(request.data)

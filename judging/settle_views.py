@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging.views import STAFF, table_context
-from tournaments import results
+from tournaments import once, results
 from tournaments.models import Event, Match
 from tournaments.roles import event_role_required
 from web.errors import ServiceError
@@ -23,23 +23,42 @@ from web.errors import ServiceError
 @require_POST
 @event_role_required(*STAFF)
 def table_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Settle a dispute, or enter or correct the result, from the judge's table page."""
+    """Settle a dispute, or enter or correct the result, from the judge's table page.
+
+    The form carries the version of the result it was drawn with: when another judge
+    changed the result meanwhile, the entry is refused and the page drawn again with what
+    they decided. Its one-time token answers a form sent twice once.
+    """
     match = get_object_or_404(
         Match.objects.select_related("player_a__user", "player_b__user", "round"),
         pk=match_id,
         round__event=event,
     )
+    return once.form_once(
+        request,
+        lambda: _settle(request, event, match),
+        lambda: redirect("judging:match", event.pk, match.pk),
+    )
+
+
+def _settle(request: HttpRequest, event: Event, match: Match) -> tuple[HttpResponse, bool]:
     typed = {"score": request.POST.get("score", ""), "reason": request.POST.get("reason", "")}
     settling = match.status == Match.Status.DISPUTED
     try:
         score = results.parse_score(typed["score"])
-        match = results.enter_result(match, score, request.user, typed["reason"])
+        version = results.version_from_form(request.POST.get("version"))
+        match = results.enter_result(
+            match, score, request.user, typed["reason"], seen_version=version
+        )
     except ServiceError as exc:
         match.refresh_from_db()
         context = table_context(event, match)
         context["settle_form"] = typed
-        context["settle_errors"] = {e["field"] or "form": e["message"] for e in exc.errors}
-        return render(request, "judging/table.html", context, status=400)
+        context["settle_errors"] = {
+            (e["field"] if e["field"] in ("score", "reason") else "form"): e["message"]
+            for e in exc.errors
+        }
+        return render(request, "judging/table.html", context, status=exc.status), False
     values = {
         "a": match.player_a.display_name,
         "score": results.games_of(match).score_text(),
@@ -50,4 +69,4 @@ def table_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     else:
         done = _("Result saved: %(a)s %(score)s %(b)s.") % values
     messages.success(request, done)
-    return redirect("judging:match", event.pk, match.pk)
+    return redirect("judging:match", event.pk, match.pk), True

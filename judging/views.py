@@ -16,7 +16,7 @@ from judging import calls
 from judging import penalties as penalty_service
 from judging import queue as judge_queue
 from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
-from tournaments import rounds
+from tournaments import once, rounds
 from tournaments.models import Event, Match, Registration
 from tournaments.results import games_of
 from tournaments.roles import JUDGE, ORGANISER, event_role_required
@@ -95,38 +95,55 @@ def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str,
 
 @event_role_required(*STAFF)
 def new_penalty(request: HttpRequest, event: Event) -> HttpResponse:
-    """Log a penalty in seconds: table, player, infraction, game; preview; confirm."""
+    """Log a penalty in seconds: table, player, infraction, game; preview; confirm.
+
+    The form's one-time token answers it once: sent twice (a double tap, a browser's
+    retry), it logs one penalty.
+    """
     context = _penalty_form_context(event, request)
     if request.method == "POST":
-        try:
-            player, match, infraction, game = _penalty_input(event, request.POST)
-            penalty = penalty_service.issue_penalty(
-                player,
-                infraction,
-                request.user,
-                game=game,
-                match=match,
-                notes=request.POST.get("notes", ""),
-                confirmed=request.POST.get("confirm_change", ""),
-            )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-            context["form"] = request.POST
-            if isinstance(exc, penalty_service.UnconfirmedChange):
-                context.update(preview=exc.preview, preview_player=player)
-            return render(request, "judging/penalty_form.html", context, status=400)
-        summary = penalty_service.describe(penalty)
-        messages.success(
+        chosen = context["chosen"]
+        form_again = reverse("judging:new_penalty", args=[event.pk])
+        if chosen:
+            form_again += f"?match={chosen}"
+        return once.form_once(
             request,
-            _("Penalty logged: %(penalty)s. %(summary)s")
-            % {"penalty": penalty, "summary": summary},
+            lambda: _issue_from_form(request, event, context),
+            lambda: redirect(form_again),
         )
-        for change in penalty_service.changes_made(penalty):
-            messages.info(request, _("Result changed: %(change)s") % {"change": change})
-        if match is not None:
-            return redirect("judging:match", event.pk, match.pk)
-        return redirect("judging:penalties", event.pk)
     return render(request, "judging/penalty_form.html", context)
+
+
+def _issue_from_form(
+    request: HttpRequest, event: Event, context: dict
+) -> tuple[HttpResponse, bool]:
+    try:
+        player, match, infraction, game = _penalty_input(event, request.POST)
+        penalty = penalty_service.issue_penalty(
+            player,
+            infraction,
+            request.user,
+            game=game,
+            match=match,
+            notes=request.POST.get("notes", ""),
+            confirmed=request.POST.get("confirm_change", ""),
+        )
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        context["form"] = request.POST
+        if isinstance(exc, penalty_service.UnconfirmedChange):
+            context.update(preview=exc.preview, preview_player=player)
+        return render(request, "judging/penalty_form.html", context, status=400), False
+    summary = penalty_service.describe(penalty)
+    messages.success(
+        request,
+        _("Penalty logged: %(penalty)s. %(summary)s") % {"penalty": penalty, "summary": summary},
+    )
+    for change in penalty_service.changes_made(penalty):
+        messages.info(request, _("Result changed: %(change)s") % {"change": change})
+    if match is not None:
+        return redirect("judging:match", event.pk, match.pk), True
+    return redirect("judging:penalties", event.pk), True
 
 
 @event_role_required(*STAFF)

@@ -17,14 +17,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import entry_offers, results, rounds, services
-from tournaments.models import Event, Match, Registration, Round
+from tournaments import entry_offers, once, results, rounds, services
+from tournaments.models import Event, Match, Registration, Round, with_result_versions
 from tournaments.roles import JUDGE, ORGANISER
-from web.api import error_response, event_for, run_service
+from web.api import error_response, event_for, refusal_response, run_service
+from web.errors import ServiceError
 from web.inputs import Reader
 from web.openapi import (
     BODY_ERRORS,
     BOOL,
+    IDEMPOTENCY_KEY,
     INT,
     NULL_INT,
     NULL_STR,
@@ -97,12 +99,13 @@ def match_json(match: Match) -> dict:
         "reports": reports_json(match, ids),
         "extension_minutes": match.extension_minutes,
         "explanation": match.explanation,
+        "version": results.result_version(match),
     }
 
 
 def round_json(round_: Round) -> dict:
-    matches = round_.matches.select_related("player_a__user", "player_b__user").prefetch_related(
-        "claims"
+    matches = with_result_versions(
+        round_.matches.select_related("player_a__user", "player_b__user").prefetch_related("claims")
     )
     return {
         "number": round_.number,
@@ -303,6 +306,18 @@ def _score(fields: Reader, required: bool = True) -> results.Score | None:
     return fields.checked("score", lambda: results.parse_score(text)) if text.strip() else None
 
 
+def _entered(match: Match, score, actor, reason: str, version: int | None) -> Response:
+    """Staff's entry; a stale ``version`` is 409 with the match as it now is."""
+    try:
+        entered = results.enter_result(match, score, actor, reason, seen_version=version)
+    except results.StaleResult as exc:
+        body = {"errors": exc.errors, "match": match_json(exc.match)}
+        return Response(body, status=status.HTTP_409_CONFLICT)
+    except ServiceError as exc:
+        return refusal_response(exc)
+    return Response(match_json(entered))
+
+
 class MatchAction(APIView):
     """Players: report (their own wins first), confirm, dispute. Staff: result."""
 
@@ -316,7 +331,11 @@ class MatchAction(APIView):
         "`reason` and may take the disputing player's own `score` (their wins first). "
         "`result` takes a `reason`, required when it overrides the players' report or "
         "confirmation, settles a dispute or corrects a closed round. While a match is "
-        "disputed only `result` changes it.",
+        "disputed only `result` changes it. `result` names the `version` of the match the "
+        "caller saw (the match's `version`); it may be left out only while the match has no "
+        "result change yet (400 otherwise). When the match changed since that version the "
+        "entry is refused with 409, saying what changed, and the body's `match` is the "
+        "match as it now is. Every action takes an optional `Idempotency-Key` header.",
         tags=["matches"],
         parameters=[
             OpenApiParameter(
@@ -325,23 +344,41 @@ class MatchAction(APIView):
                 OpenApiParameter.PATH,
                 enum=["report", "confirm", "dispute", "result"],
                 description="What to do.",
-            )
+            ),
+            IDEMPOTENCY_KEY,
         ],
         request=body(
             [],
             score={**STR, "description": "Required on report and result; optional on dispute."},
             reason=REASON,
+            version={
+                **INT,
+                "minimum": 0,
+                "description": "On result: the match's `version` the caller saw.",
+            },
             example={"score": "2-1"},
         ),
         responses=responses(
-            {200: (ref("Match"), "The match after the change.")},
+            {
+                200: (ref("Match"), "The match after the change."),
+                409: (
+                    ref("StaleResult"),
+                    "`result` on a version of the match that is no longer the current one: "
+                    "`errors` says what changed, by whom and when; `match` is the match now.",
+                ),
+            },
             *BODY_ERRORS,
             403,
             404,
+            422,
             e404="No such match, or an unknown action.",
+            e422="The `Idempotency-Key` already answered another request.",
         ),
     )
     def post(self, request: Request, match_id: int, action: str) -> Response:
+        return once.api_once(request, lambda: self._act(request, match_id, action))
+
+    def _act(self, request: Request, match_id: int, action: str) -> Response:
         match = get_object_or_404(
             Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id
         )
@@ -350,10 +387,9 @@ class MatchAction(APIView):
             event_for(request, event.pk, ORGANISER, JUDGE)
             fields = Reader(request.data)
             score, reason = _score(fields), fields.text("reason", max_length=MAX_REASON)
+            version = fields.integer("version", required=False, minimum=0)
             fields.check()
-            return run_service(
-                lambda: results.enter_result(match, score, request.user, reason), match_json
-            )
+            return _entered(match, score, request.user, reason, version)
         # The players came with the match: no query to find the caller's registration.
         me = next((p for p in match.players() if p.user_id == request.user.pk), None)
         if me is None:

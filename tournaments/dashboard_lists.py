@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round, with_result_versions
 from web.errors import ServiceError
 from web.inputs import whole_number
 
@@ -132,8 +132,10 @@ def _number_in(query: str) -> int | None:
 def round_tables(round_: Round, query: str = "", number: int = 1, only_open: bool = False):
     """The round's tables in table order (byes last), by page; ``query`` is a table
     number or part of a player's name; ``only_open``: the tables without a result."""
-    matches = round_.matches.select_related("player_a__user", "player_b__user").order_by(
-        "is_bye", "table"
+    matches = with_result_versions(
+        round_.matches.select_related("player_a__user", "player_b__user").order_by(
+            "is_bye", "table"
+        )
     )
     if only_open:
         matches = matches.filter(without_result())

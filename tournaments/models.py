@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -586,6 +587,13 @@ class ResultChange(models.Model):
         return f"{self.action} of {self.match} by {self.changed_by}"
 
 
+def with_result_versions(matches: models.QuerySet[Match]) -> models.QuerySet[Match]:
+    """``matches`` with each one's result version (``results.result_version``: the id of
+    its latest ``ResultChange``, 0 if none) read in the same query."""
+    latest = ResultChange.objects.filter(match=models.OuterRef("pk")).order_by("-pk")
+    return matches.annotate(latest_change_id=Coalesce(models.Subquery(latest.values("pk")[:1]), 0))
+
+
 class EventLog(models.Model):
     """Organiser actions that change pairings or entries, with the reason given."""
 
@@ -647,3 +655,29 @@ class EventLog(models.Model):
         if self.action == "merge_walk_in" and self.data.get("consent") == "staff":
             return _("linked a walk-in entry to an account (site staff)")
         return str(self.WORDS.get(self.action, self.action.replace("_", " ")))
+
+
+class AnsweredRequest(models.Model):
+    """A write answered once: a retry carrying the same key gets this answer, writes nothing.
+
+    ``key`` is the caller's (an ``Idempotency-Key`` header, or the one-time token a form
+    was rendered with); ``fingerprint`` is what the request was for (method, path and
+    body), so a key reused for another request is refused. Written in the transaction of
+    the write it answers; rows older than a day are deleted as new ones come
+    (``tournaments.once``).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(default=0)
+    answer = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -10,15 +10,25 @@ write every change as a ``ResultChange``.
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
 from tournaments import live
 from tournaments.match_games import InvalidResult, MatchGames, Score, check_score
-from tournaments.models import Event, Match, MatchClaim, Registration, ResultChange, Round
+from tournaments.models import (
+    Event,
+    Match,
+    MatchClaim,
+    Registration,
+    ResultChange,
+    Round,
+)
 from tournaments.standings_cache import results_changed
 from web.errors import ServiceError
-from web.inputs import limited
+from web.inputs import limited, whole_number
 
 
 def parse_score(text: str) -> Score:
@@ -173,6 +183,7 @@ def log_change(
         reason=reason,
         source=source,
     )
+    match.latest_change_id = change.pk
     # Last: moving the version locks the event row until commit, so concurrent
     # reports wait for each other only for that instant, not their whole transaction.
     results_changed(match.round.event_id)
@@ -306,18 +317,150 @@ def _entry_action(before: dict, closed: bool) -> str:
     return "correct" if closed or before["games"] else "enter"
 
 
+# What a person's change was, in a word (a penalty's change is named by its consequence).
+CHANGE_VERBS = {
+    "report": _lazy("reported"),
+    "confirm": _lazy("confirmed"),
+    "dispute": _lazy("disputed"),
+    "settle": _lazy("settled"),
+    "enter": _lazy("entered"),
+    "correct": _lazy("corrected"),
+}
+
+
+def change_verb(change: ResultChange) -> str:
+    """The change in a few words ("settled", "Game Loss given"), for the stale refusal."""
+    verb = CHANGE_VERBS.get(change.action)
+    if verb is not None:
+        return str(verb)
+    consequence = change.action.removeprefix("undo_")
+    if consequence in CONSEQUENCE_NAMES:
+        values = {"penalty": CONSEQUENCE_NAMES[consequence]}
+        if change.action.startswith("undo_"):
+            return _("%(penalty)s taken back") % values
+        return _("%(penalty)s given") % values
+    return change.action.replace("_", " ")
+
+
+def result_version(match: Match) -> int:
+    """The version of the match's result: the id of its latest ``ResultChange``, 0 if none.
+
+    A judge's form and an API client send back the version they saw, so an entry made on
+    a result someone else changed meanwhile is refused (``StaleResult``) instead of
+    silently overwriting it. The services leave it on the match they return
+    (``latest_change_id``), and listings annotate it (``models.with_result_versions``),
+    so reading it costs no query there.
+    """
+    known = getattr(match, "latest_change_id", None)
+    if known is not None:
+        return known
+    latest = match.changes.order_by("-pk").values_list("pk", flat=True).first()
+    match.latest_change_id = latest or 0
+    return match.latest_change_id
+
+
+def version_from_form(raw: str | None) -> int | None:
+    """The version a staff form was drawn with (its hidden ``version``); None if none."""
+    return whole_number(raw) if raw else None
+
+
+class StaleResult(ServiceError):
+    """An entry made on a result that changed since it was seen: says what changed."""
+
+    status = 409
+
+    def __init__(self, message: str, match: Match):
+        super().__init__(message, "version")
+        self.match = match
+
+
+class AnyVersion:
+    """For callers that entered no version because they saw none (the world builder)."""
+
+
+ANY_VERSION = AnyVersion()
+
+
+def _check_version(match: Match, seen: int | AnyVersion | None) -> None:
+    """Refuse an entry made on another version of the result than the current one."""
+    if isinstance(seen, AnyVersion):
+        return
+    current = result_version(match)
+    if seen is None and current:
+        raise ServiceError(
+            _(
+                "Send the version of the result you saw (it is now %(version)s), so that "
+                "your entry cannot overwrite a change you have not seen."
+            )
+            % {"version": current},
+            "version",
+        )
+    if seen is not None and seen != current:
+        raise StaleResult(what_changed(match, current), match)
+
+
+def _result_words(match: Match) -> str:
+    """The result as the table page reads it: "Ada 2-1 Bea" (no result yet: "—")."""
+    score = games_of(match).score_text()
+    if not score or match.player_b is None:
+        return "—"
+    return f"{match.player_a.display_name} {score} {match.player_b.display_name}"
+
+
+def what_changed(match: Match, current: int) -> str:
+    """The latest change in a sentence: what, by whom, when, and the result it left."""
+    change = ResultChange.objects.select_related("changed_by").filter(pk=current).first()
+    if change is None:  # the version seen is newer than any: it cannot be the current one
+        return _("The result changed since you saw it: look again before deciding.")
+    values = {
+        "verb": change_verb(change),
+        "who": change.changed_by.get_username() if change.changed_by else _("the system"),
+        "time": date_format(timezone.localtime(change.changed_at), "H:i"),
+        "result": _result_words(match),
+        "status": match.get_status_display(),
+    }
+    if change.reason:
+        values["reason"] = change.reason
+        return (
+            _(
+                "The result changed since you saw it: %(verb)s by %(who)s at %(time)s "
+                "(%(reason)s). It is now %(result)s (%(status)s): look again before deciding."
+            )
+            % values
+        )
+    return (
+        _(
+            "The result changed since you saw it: %(verb)s by %(who)s at %(time)s. "
+            "It is now %(result)s (%(status)s): look again before deciding."
+        )
+        % values
+    )
+
+
 @transaction.atomic
-def enter_result(match: Match, score: Score, actor, reason: str = "") -> Match:
+def enter_result(
+    match: Match,
+    score: Score,
+    actor,
+    reason: str = "",
+    *,
+    seen_version: int | AnyVersion | None = ANY_VERSION,
+) -> Match:
     """Staff enter or correct a result, in any state, or settle a dispute.
 
     A reason is required where the entry overrides what the players said, or a closed
     round (``reason_needed``): the API, the match page and the judge's table page all
-    come here, so they all follow that one rule.
+    come here, so they all follow that one rule. People's entries name the version of the
+    result they saw (``seen_version``, None for none): when it is not the current one the
+    entry is refused with what changed, so of two judges settling one dispute the second
+    learns the first's decision instead of overwriting it. ``None`` is accepted only while
+    the result has no change yet.
     """
     limited("reason", reason)
     match = locked_match(match)
     if match.is_bye:
         raise ServiceError(_("A bye needs no result."))
+    _check_version(match, seen_version)
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     games = games_of(match).with_score(score)
     check_forced_games(games, match)

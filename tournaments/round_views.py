@@ -23,6 +23,7 @@ from tournaments import (
     decklist_gate,
     entry_offers,
     event_state,
+    once,
     player_names,
     result_notices,
     results,
@@ -30,7 +31,7 @@ from tournaments import (
     services,
 )
 from tournaments import my_match as my_match_text
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import Event, Match, Registration, Round, with_result_versions
 from tournaments.pairings_list import lines_html, pairing_lines
 from tournaments.placings import event_placings
 from tournaments.roles import (
@@ -257,25 +258,44 @@ def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 @require_POST
 @event_role_required(ORGANISER, JUDGE)
 def enter_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Staff enter or correct a table's result; with htmx only that row is redrawn."""
+    """Staff enter or correct a table's result; with htmx only that row is redrawn.
+
+    The form carries the result's version it was drawn with and a one-time token: an
+    entry over a change not seen is refused with what changed, and a form sent twice
+    is answered once.
+    """
     match = get_object_or_404(Match, pk=match_id, round__event=event)
-    error = ""
-    try:
-        score = results.parse_score(request.POST.get("score", ""))
-        match = results.enter_result(match, score, request.user, request.POST.get("reason", ""))
-    except ServiceError as exc:
-        error = str(exc)
-    if request.htmx:
-        match.refresh_from_db()
-        player_names.tell_apart(event, [match.player_a, match.player_b])
-        context = {"event": event, "m": match, "round": match.round, "row_error": error}
-        return render(request, "tournaments/_match_row.html", context)
-    if error:
-        messages.error(
-            request, _("Table %(table)s: %(error)s") % {"table": match.table, "error": error}
-        )
-    else:
-        messages.success(request, _("Table %(table)s: result saved.") % {"table": match.table})
+
+    def answer(error: str = "") -> HttpResponse:
+        if request.htmx:
+            current = with_result_versions(Match.objects.filter(pk=match.pk)).get()
+            player_names.tell_apart(event, [current.player_a, current.player_b])
+            context = {"event": event, "m": current, "round": current.round, "row_error": error}
+            return render(request, "tournaments/_match_row.html", context)
+        return _back_to_staff_page(request, event)
+
+    def perform() -> tuple[HttpResponse, bool]:
+        try:
+            score = results.parse_score(request.POST.get("score", ""))
+            version = results.version_from_form(request.POST.get("version"))
+            reason = request.POST.get("reason", "")
+            results.enter_result(match, score, request.user, reason, seen_version=version)
+        except ServiceError as exc:
+            if not request.htmx:
+                messages.error(
+                    request,
+                    _("Table %(table)s: %(error)s") % {"table": match.table, "error": str(exc)},
+                )
+            return answer(str(exc)), False
+        if not request.htmx:
+            messages.success(request, _("Table %(table)s: result saved.") % {"table": match.table})
+        return answer(), True
+
+    return once.form_once(request, perform, answer)
+
+
+def _back_to_staff_page(request: HttpRequest, event: Event) -> HttpResponse:
+    """Back to the page the staff form was on (``next``), else the dashboard."""
     back = request.POST.get("next", "")
     # Only a path on this site: redirect() would read any other word as a URL name.
     if back.startswith("/") and url_has_allowed_host_and_scheme(back, {request.get_host()}):
@@ -420,9 +440,17 @@ def my_match(request: HttpRequest, event_id: int) -> HttpResponse:
     registration = _my_registration(request, event)
     if request.method == "POST":
         match = _my_current_match(event, registration)
-        if match is not None:
-            _player_result_action(request, match, registration)
-        return redirect("tournaments:my_match", event.pk)
+
+        def perform() -> tuple[HttpResponse, bool]:
+            wrote = match is not None and _player_result_action(request, match, registration)
+            return redirect("tournaments:my_match", event.pk), wrote
+
+        return once.form_once(
+            request,
+            perform,
+            lambda: redirect("tournaments:my_match", event.pk),
+            about=match.pk if match is not None else None,
+        )
     context = _my_match_context(request, event, registration)
     return render(request, "tournaments/my_match.html", context)
 
@@ -436,7 +464,9 @@ def my_match_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "tournaments/my_match_fragment.html", context)
 
 
-def _player_result_action(request: HttpRequest, match: Match, me: Registration) -> None:
+def _player_result_action(request: HttpRequest, match: Match, me: Registration) -> bool:
+    """Report, confirm or dispute from a player's form; whether it wrote (else a message
+    says why not)."""
     action = request.POST.get("action")
     try:
         if action == "report":
@@ -454,13 +484,14 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
             raise ServiceError(_("Unknown action."))
     except ServiceError as exc:
         messages.error(request, str(exc))
-        return
+        return False
     notes = {
         Match.Status.REPORTED: _("Result reported: your opponent confirms it on their page."),
         Match.Status.CONFIRMED: _("Result confirmed. Thank you!"),
         Match.Status.DISPUTED: _("The reports disagree: a judge is coming to your table."),
     }
     messages.success(request, notes.get(match.status) or _("Saved."))
+    return True
 
 
 @login_required
@@ -479,8 +510,14 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
             _("Only the players of this match and the event's staff may open it.")
         )
     if request.method == "POST" and me is not None:
-        _player_result_action(request, match, me)
-        return redirect("tournaments:match", event.pk, match.pk)
+
+        def perform() -> tuple[HttpResponse, bool]:
+            wrote = _player_result_action(request, match, me)
+            return redirect("tournaments:match", event.pk, match.pk), wrote
+
+        return once.form_once(
+            request, perform, lambda: redirect("tournaments:match", event.pk, match.pk)
+        )
     opponent = None
     if me is not None and not match.is_bye:
         opponent = match.player_b if match.player_a_id == me.pk else match.player_a

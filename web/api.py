@@ -37,8 +37,9 @@ def errors_response(errors: list[FieldError], code: int = 400) -> Response:
 
 
 def refusal_response(exc: ServiceError) -> Response:
-    """A service's refusal: 400 with every field error it carries."""
-    return errors_response(exc.errors)
+    """A service's refusal: its status (400 unless it says otherwise) with every field
+    error it carries."""
+    return errors_response(exc.errors, exc.status)
 
 
 def run_service(

@@ -23,8 +23,11 @@ class ServiceError(Exception):
     """A refused change, with a message meant for the person who asked.
 
     ``errors`` is always a non-empty list of :class:`FieldError`: the given ``errors``,
-    or else the one ``message`` with its ``field``.
+    or else the one ``message`` with its ``field``. ``status`` is the HTTP status the API
+    answers a refusal with: 400, unless a subclass says otherwise (409 for a conflict).
     """
+
+    status: int = 400
 
     def __init__(
         self,

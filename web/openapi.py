@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 Schema = dict[str, Any]
 
@@ -148,7 +148,20 @@ COMPONENTS: dict[str, Schema] = {
         },
         extension_minutes=INT,
         explanation=STR,
+        version={
+            **INT,
+            "minimum": 0,
+            "description": "The version of the result: it changes with every result change "
+            "(0: none yet). Send it back with a staff `result`, so that an entry made on a "
+            "result that changed meanwhile is refused (409) instead of overwriting it.",
+        },
     ),
+    "StaleResult": {
+        "allOf": [
+            ref("Errors"),
+            obj(["match"], match=ref("Match")),
+        ],
+    },
     "MatchReport": obj(
         ["player", "score", "at"],
         player={**STR, "description": "The player's id (as in `players`)."},
@@ -388,7 +401,22 @@ ERROR_TEXT = {
     404: "No such object (or no such path under /api/).",
     413: "The body is larger than the limit the message names.",
     415: "The body's Content-Type is not JSON.",
+    422: "The `Idempotency-Key` already answered another request: send a new key.",
 }
+
+
+# The header of every write that may be retried safely (``tournaments.once``).
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Optional, 1-200 printable ASCII characters, the caller's own name for this "
+    "write: a request sent again with the same key (a retry after a lost answer) gets the "
+    "first answer again, with the header `Idempotent-Replayed: true`, and writes nothing. "
+    "A key is kept 24 hours; a refusal is not kept (a retry is judged afresh). The same "
+    "key with another request is refused with 422.",
+)
 
 
 def errors(code: int, text: str | None = None) -> OpenApiResponse:

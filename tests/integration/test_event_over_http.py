@@ -227,7 +227,11 @@ class EventRun:
         assert f"{first} v {second}: the players disagree on the result." in console.text
         response = self.judge.form(
             f"/events/{self.event_id}/matches/{match['id']}/result/",
-            {"score": JUDGE_SCORE, "reason": "Judge call: game 3 was won by the first player"},
+            {
+                "score": JUDGE_SCORE,
+                "reason": "Judge call: game 3 was won by the first player",
+                "version": disputed["version"],  # the result the judge saw: the dispute
+            },
         )
         redirect_target(response)
         settled = [m for m in self.round(DISPUTED_ROUND)["matches"] if m["id"] == match["id"]]

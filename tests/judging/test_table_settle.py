@@ -42,6 +42,8 @@ def page_url(world, table) -> str:
 
 
 def settle(client, world, table, **form):
+    """Post the settle form as the page draws it: with the result's current version."""
+    form.setdefault("version", results.result_version(Match.objects.get(pk=table.pk)))
     return client.post(page_url(world, table) + "result/", form)
 
 
@@ -180,3 +182,73 @@ def test_the_table_page_reads_out_the_ruling_given_at_a_call(client, world, tabl
     explanation = " ".join(call.ruling_answer["explanation"].split())
     assert "How many cards do I keep? open" in page
     assert f"Ruling (iacta, maintenance): {explanation}" in page
+
+
+def drawn_form(client, world, table) -> dict:
+    """The settle form's hidden fields as the table page drew them."""
+    body = client.get(page_url(world, table)).content.decode()
+    form = body[body.index('class="settle-form"') :]
+    return {
+        "once": re.search(r'name="once" value="([^"]+)"', form)[1],
+        "version": re.search(r'name="version" value="(\d+)"', form)[1],
+    }
+
+
+def test_a_second_judge_settling_the_same_dispute_sees_the_first_decision(client, world, table):
+    dispute(table)
+    client.force_login(world.judge)
+    judge_form = drawn_form(client, world, table)
+    client.force_login(world.organiser)
+    organiser_form = drawn_form(client, world, table)
+    client.force_login(world.judge)
+    first = client.post(
+        page_url(world, table) + "result/", {**judge_form, "score": "2-1", "reason": "A won"}
+    )
+    assert first.status_code == 302
+    before = unchanged()
+    client.force_login(world.organiser)
+    late = client.post(
+        page_url(world, table) + "result/", {**organiser_form, "score": "1-2", "reason": "B won"}
+    )
+    assert late.status_code == 409
+    said = words(late)
+    a, b = table.player_a.display_name, table.player_b.display_name
+    assert "The result changed since you saw it: settled by jude at" in said
+    assert f"(A won). It is now {a} 2-1 {b} (Entered by staff)" in said
+    assert unchanged() == before
+    current = results.result_version(Match.objects.get(pk=table.pk))
+    assert f'name="version" value="{current}"' in late.content.decode()
+    assert 'value="1-2"' in late.content.decode()  # what they typed, kept
+
+
+def test_a_settle_form_sent_twice_settles_once(client, world, table):
+    dispute(table)
+    client.force_login(world.judge)
+    form = {**drawn_form(client, world, table), "score": "2-1", "reason": "A won"}
+    first = client.post(page_url(world, table) + "result/", form)
+    again = client.post(page_url(world, table) + "result/", form)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert ResultChange.objects.filter(match=table, action="settle").count() == 1
+    assert ResultChange.objects.filter(match=table).count() == 3  # report, dispute, settle
+    assert words(client.get(first["Location"])).count("Dispute settled:") == 2
+
+
+def test_a_penalty_form_sent_twice_logs_one_penalty(client, world, table):
+    from judging.models import Penalty
+
+    client.force_login(world.judge)
+    url = f"/events/{world.event.pk}/penalties/new/"
+    page = client.get(url + f"?match={table.pk}").content.decode()
+    token = re.search(r'name="once" value="([^"]+)"', page)[1]
+    form = {
+        "once": token,
+        "match": table.pk,
+        "player": table.player_a.pk,
+        "infraction": "slow_play",
+        "game": "1",
+    }
+    first = client.post(url, form)
+    again = client.post(url, form)
+    assert first.status_code == again.status_code == 302
+    assert again["Location"] == first["Location"]
+    assert Penalty.objects.count() == 1

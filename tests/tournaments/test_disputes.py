@@ -275,11 +275,13 @@ def test_the_api_result_follows_the_reason_rule(client, world, table):
     disputed(table)
     client.force_login(world.judge)
     before = snapshot()
-    reply = api(client, table, "result", {"score": "1-2"})
+    version = results.result_version(table)
+    reply = api(client, table, "result", {"score": "1-2", "version": version})
     assert reply.status_code == 400
     assert reply.json()["errors"][0]["field"] == "reason"
     assert snapshot() == before
-    reply = api(client, table, "result", {"score": "1-2", "reason": "Game 3 was Bea's"})
+    settle = {"score": "1-2", "reason": "Game 3 was Bea's", "version": version}
+    reply = api(client, table, "result", settle)
     assert reply.status_code == 200 and reply.json()["status"] == "final"
     assert table.changes.last().action == "settle"
 
@@ -366,7 +368,11 @@ def test_the_match_pages_staff_form_asks_for_a_reason(client, world, table):
     assert 'name="reason"' in form
     response = client.post(
         f"/events/{world.event.pk}/matches/{table.pk}/result/",
-        {"score": "1-2", "next": f"/events/{world.event.pk}/matches/{table.pk}/"},
+        {
+            "score": "1-2",
+            "next": f"/events/{world.event.pk}/matches/{table.pk}/",
+            "version": results.result_version(table),
+        },
         follow=True,
     )
     assert "Settling a dispute overrides a player's report" in html.unescape(

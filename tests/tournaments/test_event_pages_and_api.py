@@ -328,7 +328,7 @@ def test_match_page_from_the_slip_qr_code(client, running):
     client.force_login(match.player_b.user)
     assert "Is that right?" in client.get(url).content.decode()
     client.force_login(judge)
-    entry = {"score": "2-1", "next": url}
+    entry = {"score": "2-1", "next": url, "version": results.result_version(match)}
     client.post(f"/events/{event.pk}/matches/{match.pk}/result/", entry)  # overrides 2-0
     match.refresh_from_db()
     assert match.status == "reported"  # refused: another result than the report needs a reason

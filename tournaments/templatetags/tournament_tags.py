@@ -1,9 +1,11 @@
 from decimal import Decimal
 
 from django import template
+from django.utils.html import format_html
 
+from tournaments import once
 from tournaments.models import Match
-from tournaments.results import games_of
+from tournaments.results import games_of, result_version
 
 register = template.Library()
 
@@ -47,3 +49,17 @@ def percent(value) -> str:
 def percent_of(row: dict, key: str) -> str:
     """``row[key]`` as a percentage (the table's columns are the event's tiebreakers)."""
     return percent(row.get(key))
+
+
+@register.simple_tag
+def once_token() -> str:
+    """The hidden one-time token of a form that writes: sent twice, it is answered once."""
+    return format_html(
+        '<input type="hidden" name="{}" value="{}">', once.FORM_FIELD, once.new_form_token()
+    )
+
+
+@register.simple_tag
+def version_field(match: Match) -> str:
+    """The hidden version of the result the form was drawn with (``results.result_version``)."""
+    return format_html('<input type="hidden" name="version" value="{}">', result_version(match))
