@@ -6,11 +6,13 @@ answer. On PostgreSQL, each request runs in its own thread with its own connecti
 through the whole stack (the test client, the API view, the services).
 """
 
+import threading
+
 import pytest
 from django.db import connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from tests.conftest import make_event, make_user
 from tests.integration.test_concurrent_penalties import at_once
 from tournaments import results, rounds
@@ -34,8 +36,26 @@ def table() -> Match:
     return round_.matches.select_related("player_a__user", "player_b__user").get(table=1)
 
 
+_api_keys: dict[int, str] = {}
+_api_keys_lock = threading.Lock()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_api_keys():
+    _api_keys.clear()
+
+
+def api_key(user) -> str:
+    """One key per user for the whole test: a key is shown once, so it is kept here, and
+    requests sent at once by one user must not rotate each other's key away."""
+    with _api_keys_lock:
+        if user.pk not in _api_keys:
+            _api_keys[user.pk] = tokens.issue_token(user, rotate=True).key
+        return _api_keys[user.pk]
+
+
 def post(user, path: str, body: dict, key: str | None = None):
-    headers = {"HTTP_AUTHORIZATION": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    headers = {"HTTP_AUTHORIZATION": f"Token {api_key(user)}"}
     if key is not None:
         headers["HTTP_IDEMPOTENCY_KEY"] = key
     return Client().post(path, body, content_type="application/json", **headers)

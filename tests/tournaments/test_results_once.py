@@ -11,8 +11,8 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from judging.models import Penalty
 from tests.conftest import snapshot
 from tournaments import once, results
@@ -33,7 +33,8 @@ def table(world) -> Match:
 
 
 def post(client, user, path: str, data: dict, key: str | None = None):
-    headers = {"HTTP_AUTHORIZATION": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    key_made = tokens.issue_token(user, rotate=True).key  # a key is shown once: a fresh one
+    headers = {"HTTP_AUTHORIZATION": f"Token {key_made}"}
     if key is not None:
         headers["HTTP_IDEMPOTENCY_KEY"] = key
     return client.post(path, data, content_type="application/json", **headers)
