@@ -181,7 +181,7 @@ def create_demo_series(report: DemoReport, people: dict) -> None:
     """Two finished weekly events with overlapping players, added up as a league."""
     from series.models import Series
     from series.services import create_series
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     if Series.objects.filter(name=DEMO_SERIES_NAME).exists():
         return

@@ -101,7 +101,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "web.context_processors.navigation",
+                "tournaments.pages.context.navigation",
                 "web.context_processors.local_times",
             ],
         },
@@ -287,7 +287,7 @@ IMPORT_MAX_MATCHES = e.env_int(ENV, "IMPORT_MAX_MATCHES", 25_000)
 IMPORT_MAX_PLAYERS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_PLAYERS_TRUSTED", 20_000)
 IMPORT_MAX_ROUNDS_TRUSTED = e.env_int(ENV, "IMPORT_MAX_ROUNDS_TRUSTED", 50)
 IMPORT_MAX_MATCHES_TRUSTED = e.env_int(ENV, "IMPORT_MAX_MATCHES_TRUSTED", 100_000)
-# Public standings are cached per results version (tournaments.standings_cache); a version's
+# Public standings are cached per results version (tournaments.record.standings); a version's
 # entry is dropped after this long unused (a change makes a new key at once).
 STANDINGS_CACHE_SECONDS = e.env_int(ENV, "STANDINGS_CACHE_SECONDS", 60 * 60)
 

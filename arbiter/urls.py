@@ -5,6 +5,7 @@ from django.views.decorators.vary import vary_on_headers
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView
 
+from tournaments.pages import public_events
 from web import views
 from web.api import ApiDocsView
 
@@ -20,7 +21,7 @@ javascript_catalog = vary_on_headers("Accept-Language", "Cookie")(
 )
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", public_events.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

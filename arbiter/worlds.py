@@ -16,9 +16,11 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments import results, rounds, services
-from tournaments.match_games import Score
+from tournaments.event import services
 from tournaments.models import Event, EventRole, Match, Registration, Round
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 DEFAULT_SEED = 20261129
 # Results by table, shifted by one each round so records spread out; "1-1" is time called.

@@ -70,9 +70,9 @@ def build_event(players: int, seed: int):
     """A running event: three Swiss rounds played (imported), round 4 paired and started."""
     from django.contrib.auth import get_user_model
 
-    from tournaments import rounds
     from tournaments.interchange import import_event
     from tournaments.models import EventRole, Registration
+    from tournaments.rounds import services as rounds
 
     users = get_user_model()
     doc = document(players, PLAYED_ROUNDS, seed)
@@ -104,9 +104,9 @@ def build_event(players: int, seed: int):
 
 def _changer(event, organiser):
     """Each call enters a different round-4 result: the standings move every time."""
-    from tournaments import results
-    from tournaments.match_games import Score
     from tournaments.models import Match
+    from tournaments.record.match_games import Score
+    from tournaments.results import services as results
 
     open_matches = iter(
         Match.objects.filter(round__event=event, round__number=PLAYED_ROUNDS + 1, is_bye=False)

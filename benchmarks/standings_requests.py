@@ -128,9 +128,9 @@ def _after_a_result(event, client) -> None:
     """A staff correction moves the standings: the next request computes them again."""
     from django.contrib.auth import get_user_model
 
-    from tournaments import results
-    from tournaments.match_games import Score
     from tournaments.models import Match
+    from tournaments.record.match_games import Score
+    from tournaments.results import services as results
 
     staff = get_user_model().objects.create_superuser("bench", "bench@example.org", "x")
     match = Match.objects.filter(round__event=event, is_bye=False).order_by("-pk").first()

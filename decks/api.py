@@ -15,8 +15,9 @@ from rest_framework.views import APIView
 
 from decks import services
 from decks.models import Card, Decklist, name_key
+from tournaments.event.roles import event_for
 from tournaments.models import Event, Registration
-from web.api import error_response, event_for, run_service
+from web.api import error_response, run_service
 from web.inputs import Reader
 from web.openapi import BODY_ERRORS, BOOL, INT, STR, array, body, ref, responses
 

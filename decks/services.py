@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
 from rules_engine import PayloadError, adjudicate
-from tournaments.local_time import stamped
+from tournaments.event.local_time import stamped
+from tournaments.event.roles import JUDGE, ORGANISER, has_role
 from tournaments.models import Event, EventLog, Match, Registration, Round
-from tournaments.roles import JUDGE, ORGANISER, has_role
 from web.errors import FieldError, ServiceError
 from web.inputs import limited
 

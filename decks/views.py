@@ -18,15 +18,15 @@ from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
 from judging.penalties import UnconfirmedChange, describe
-from tournaments import rounds
-from tournaments.models import Event, Registration
-from tournaments.roles import (
+from tournaments.event.roles import (
     JUDGE,
     ORGANISER,
     event_role_required,
     has_role,
     visible_event_or_404,
 )
+from tournaments.models import Event, Registration
+from tournaments.record.rounds import latest_round
 from web.errors import ServiceError
 from web.inputs import whole_number
 
@@ -228,7 +228,7 @@ def sideboard_check(request: HttpRequest, event: Event, registration_id: int) ->
 @event_role_required(*STAFF)
 def deck_checks(request: HttpRequest, event: Event) -> HttpResponse:
     """Pick N random tables of the current round; checked players come last."""
-    current = rounds.latest_round(event)
+    current = latest_round(event)
     count = whole_number(request.GET.get("count") or "2") or 2
     picked = services.pick_tables(current, count) if current and request.GET.get("pick") else []
     recent = event.deck_checks.select_related("registration__user", "judge", "penalty")[:20]
@@ -249,7 +249,7 @@ def deck_checks(request: HttpRequest, event: Event) -> HttpResponse:
 def deck_check_player(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     """Record what the player presented and see every difference from the registration."""
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
-    current = rounds.latest_round(event)
+    current = latest_round(event)
     match = None
     if current is not None:
         match = (

@@ -34,9 +34,9 @@ from judging.penalties import (
 from judging.reports import consequence_text, infraction_label
 from rules_engine.iacta.tournament import INFRACTIONS
 from tournaments import once
+from tournaments.event.roles import JUDGE, ORGANISER, event_for
 from tournaments.models import Event, Match, Registration
-from tournaments.roles import JUDGE, ORGANISER
-from web.api import event_for, run_service
+from web.api import run_service
 from web.inputs import Reader
 from web.openapi import (
     BODY_ERRORS,

@@ -19,9 +19,10 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from judging.models import JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
-from tournaments import clock, live
+from tournaments import live
+from tournaments.clock import extensions as clock
+from tournaments.event.roles import JUDGE, ORGANISER, has_role
 from tournaments.models import Event, Match, Round
-from tournaments.roles import JUDGE, ORGANISER, has_role
 from web.errors import ServiceError
 
 MAX_TEXT = 2_000

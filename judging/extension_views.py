@@ -2,7 +2,7 @@
 
 The forms sit on the judge's table page and on the console (``_extension_form.html``,
 which names the table by number); both post here. The time itself is
-``tournaments.clock``'s: these views read the form, call it, and answer with the table
+``tournaments.clock.extensions``'s: these views read the form, call it, and answer with the table
 page, a message on success (and the warning when the result is already in), the form
 again with the field marked on a refusal. Judges and organisers of the event only.
 """
@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST
 
 from judging import calls
 from judging.views import table_context
-from tournaments import clock
+from tournaments.clock import extensions as clock
+from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, Match, TimeExtension
-from tournaments.roles import JUDGE, ORGANISER, event_role_required
 from web.errors import ServiceError
 from web.inputs import whole_number
 

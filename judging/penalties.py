@@ -2,7 +2,7 @@
 
 The rules engine's ``penalties`` question decides the escalation from a match's
 penalties in issue order; this module decides what that answer means now (what to
-apply, what to take back) and has ``tournaments.penalty_results`` apply it to
+apply, what to take back) and has ``tournaments.results.penalties`` apply it to
 results and entries, which logs every change it makes.
 
 Every change runs in one transaction that locks the match row (or the player's
@@ -39,10 +39,10 @@ from django.utils.translation import gettext_lazy as _lazy
 from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine import adjudicate
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, INFRACTIONS, MATCH_LOSS
-from tournaments import penalty_results
-from tournaments.match_games import InvalidResult, MatchGames, check_game_reached
 from tournaments.models import Event, Match, Registration, ResultChange, Round
-from tournaments.penalty_results import Cause, Left, Leftover, ResultState, result_after
+from tournaments.record.match_games import InvalidResult, MatchGames, check_game_reached
+from tournaments.results import penalties as penalty_results
+from tournaments.results.penalties import Cause, Left, Leftover, ResultState, result_after
 from web.errors import ServiceError
 from web.inputs import limited
 

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from judging.penalties import consequence_name
-from tournaments import rounds
 from tournaments.models import Event, Match, MatchClaim, Round, TimeExtension
+from tournaments.record.rounds import latest_round
 
 DISPUTE, CALL, TIME, EXTENSION, PENALTY = "dispute", "call", "time", "extension", "penalty"
 KIND_LABELS = {
@@ -122,7 +122,7 @@ def newest_first(items: list[QueueItem]) -> list[QueueItem]:
 
 def build_queue(event: Event, now: datetime.datetime) -> Queue:
     """Everything waiting for a judge at ``event`` at ``now``, and its recent penalties."""
-    current = rounds.latest_round(event)
+    current = latest_round(event)
     overdue = _time_called(current, now)
     waiting = [
         *_disputes(event, now),

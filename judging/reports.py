@@ -26,9 +26,9 @@ from django.utils.translation import gettext as _
 from judging.models import HistoryLook, Penalty
 from judging.models import infraction_label as _infraction_label
 from judging.penalties import consequence_words
-from tournaments.local_time import wall_clock
+from tournaments.event.local_time import wall_clock
+from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, EventRole, Registration
-from tournaments.roles import JUDGE, ORGANISER, event_role_required
 from web.spreadsheet import attachment, spreadsheet_cell
 
 CSV_COLUMNS = [
@@ -122,7 +122,7 @@ class HistoryAccess:
 def events_judged_for(viewer, player) -> QuerySet[Event]:
     """The published, unfinished events ``viewer`` judges that ``player`` is seated in now
     (registered, not dropped or waiting). Every account entry is the holder's own doing:
-    they registered, accepted an offer, or site staff linked it (tournaments.entry_offers);
+    they registered, accepted an offer, or site staff linked it (tournaments.event.entry_offers);
     an organiser cannot put an account into an event."""
     return (
         Event.objects.filter(

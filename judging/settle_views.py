@@ -1,7 +1,7 @@
 """Settling a table's result where the judge stands: the form on the table page.
 
 The rules (a reason where the entry overrides the players, a score the format allows)
-are ``tournaments.results.enter_result``'s; this view only reads the form and shows
+are ``tournaments.results.services.enter_result``'s; this view only reads the form and shows
 the refusal next to the field it names, with what was typed kept.
 """
 
@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging.views import STAFF, table_context
-from tournaments import once, results
+from tournaments import once
+from tournaments.event.roles import event_role_required
 from tournaments.models import Event, Match
-from tournaments.roles import event_role_required
+from tournaments.results import services as results
 from web.errors import ServiceError
 
 

@@ -16,10 +16,11 @@ from judging import calls
 from judging import penalties as penalty_service
 from judging import queue as judge_queue
 from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
-from tournaments import once, rounds
+from tournaments import once
+from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, Match, Registration
-from tournaments.results import games_of
-from tournaments.roles import JUDGE, ORGANISER, event_role_required
+from tournaments.record.rounds import latest_round
+from tournaments.results.services import games_of
 from web.errors import ServiceError
 from web.inputs import whole_number
 
@@ -27,7 +28,7 @@ STAFF = (ORGANISER, JUDGE)
 
 
 def _current_matches(event: Event) -> list[Match]:
-    current = rounds.latest_round(event)
+    current = latest_round(event)
     if current is None:
         return []
     return list(
@@ -43,7 +44,7 @@ def console(request: HttpRequest, event: Event) -> HttpResponse:
     every table of the current round."""
     context = {
         "event": event,
-        "round": rounds.latest_round(event),
+        "round": latest_round(event),
         "queue": judge_queue.build_queue(event, timezone.now()),
         "matches": _current_matches(event),
         "deck_checks": event.deck_checks.select_related("registration__user")[:5],

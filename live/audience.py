@@ -7,8 +7,8 @@ staff notices; a registered player their own. A draft is nobody's live event.
 from __future__ import annotations
 
 from live import notify
+from tournaments.event.roles import JUDGE, ORGANISER, has_role
 from tournaments.models import Event, Registration
-from tournaments.roles import JUDGE, ORGANISER, has_role
 
 
 class Refused(Exception):

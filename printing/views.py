@@ -12,9 +12,9 @@ from django.views.decorators.http import require_POST
 
 from printing import documents, jobs
 from printing.models import PrintJob
-from tournaments import rounds
+from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event
-from tournaments.roles import JUDGE, ORGANISER, event_role_required
+from tournaments.record.rounds import latest_round
 from web.errors import ServiceError
 from web.inputs import whole_number
 
@@ -23,7 +23,7 @@ STAFF = (ORGANISER, JUDGE)
 
 @event_role_required(*STAFF)
 def print_page(request: HttpRequest, event: Event) -> HttpResponse:
-    current = rounds.latest_round(event)
+    current = latest_round(event)
     recent = list(event.print_jobs.select_related("requested_by")[:15])
     jobs.resend_jobs(recent)  # reloading the page after a Redis outage sends waiting jobs
     if jobs.requeue_jobs(recent):  # ...and sends again those whose work was lost

@@ -10,7 +10,7 @@ from django.urls import reverse
 from push import config, sender
 from push.models import PushSubscription
 from tournaments.models import Round
-from tournaments.my_match import seat_text
+from tournaments.rounds.my_match import seat_text
 from web import outbound
 
 logger = logging.getLogger(__name__)

@@ -22,8 +22,8 @@ from pairing.series import (
     rule_problems,
 )
 from series.models import Series, SeriesEvent, SeriesLog
+from tournaments.event.roles import ORGANISER, has_role
 from tournaments.models import Event
-from tournaments.roles import ORGANISER, has_role
 from web.errors import FieldError, ServiceError
 from web.inputs import too_long
 

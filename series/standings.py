@@ -1,10 +1,10 @@
-"""A series' standings from its events' final placings (``tournaments.placings``).
+"""A series' standings from its events' final placings (``tournaments.record.placings``).
 
 Only finished events count: a running one is listed as "in progress" and adds nothing
 yet, so a number on the series page never moves until an event's results are final. A
 draft event is its organisers' alone and counts for nobody. A player is their account
 across events; an entry without one (a walk-in, an import) is a player of its own until
-the account's holder accepts it, or site staff link it (``tournaments.entry_offers``).
+the account's holder accepts it, or site staff link it (``tournaments.event.entry_offers``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pairing.series import Finish, SeriesRow, series_standings
 from series.models import Series
 from tournaments.models import Event, Registration
-from tournaments.placings import event_placings
+from tournaments.record.placings import event_placings
 
 
 def player_key(user_id: int | None, registration_id: int) -> str:

@@ -21,9 +21,9 @@ from series import services
 from series.forms import MergeForm, SeriesForm, organised_events
 from series.models import Series
 from series.standings import SeriesTable, series_table
-from tournaments import entry_offers
+from tournaments.event import entry_offers
+from tournaments.event.roles import ORGANISER, has_role
 from tournaments.models import EntryOffer, Event, Registration
-from tournaments.roles import ORGANISER, has_role
 from web.errors import ServiceError
 from web.spreadsheet import attachment, spreadsheet_cell
 

@@ -15,7 +15,7 @@ from arbiter import worlds
 from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
-from tournaments import results, rounds, services
+from tournaments.event import services
 from tournaments.models import (
     EntryOffer,
     Event,
@@ -27,6 +27,8 @@ from tournaments.models import (
     Round,
     TimeExtension,
 )
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 PASSWORD = "correct-horse-battery"

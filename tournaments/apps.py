@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _lazy("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import signals, time_up_clock  # noqa: F401  (signals: its receivers)
+        from tournaments import signals  # noqa: F401  (signals: its receivers)
+        from tournaments.clock import time_up as time_up_clock
 
         time_up_clock.start_if_asked()

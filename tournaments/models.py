@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournaments.local_time import default_zone_name, validate_zone
+from web.local_time import default_zone_name, validate_zone
 
 
 class Game(models.TextChoices):
@@ -162,7 +162,7 @@ class Event(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """Saved whole (the admin), every field but ``results_version``: only
-        ``tournaments.standings_cache.results_changed`` moves it, so a copy read before a result
+        ``tournaments.record.standings.results_changed`` moves it, so a copy read before a result
         cannot put back an older version (and with it standings cached for that one)."""
         if kwargs.get("update_fields") is None and not self._state.adding:
             kwargs["update_fields"] = [
@@ -319,7 +319,7 @@ class Registration(models.Model):
 
     @property
     def label(self) -> str:
-        """The name a page prints: ``tournaments.player_names.tell_apart`` sets it (with
+        """The name a page prints: ``tournaments.record.player_names.tell_apart`` sets it (with
         the player number where two share a name); the display name until then."""
         return self.__dict__.get("_label") or self.display_name
 
@@ -519,7 +519,7 @@ class TimeExtension(models.Model):
     """Minutes a judge granted one table on top of the round's time (903.1b).
 
     Never deleted: removing one keeps who removed it and why. ``Match.extension_minutes``
-    is the sum of the extensions still standing, kept by ``tournaments.clock``.
+    is the sum of the extensions still standing, kept by ``tournaments.clock.extensions``.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="extensions")

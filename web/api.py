@@ -11,19 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularSwaggerSplitView
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from tournaments.local_time import show_event_times
-from tournaments.models import Event
-from tournaments.roles import ORGANISER, has_role, who_may
 from web.errors import FieldError, ServiceError
 
 
@@ -51,36 +45,6 @@ def run_service(
     except ServiceError as exc:
         return refusal_response(exc)
     return Response(render(outcome), status=code)
-
-
-def event_for(request: Request, event_id: int, *roles: str) -> Event:
-    """The event ``request`` may use: one of ``roles`` in it, or, with no roles named,
-    merely able to see it (``Event.objects.visible_to``: drafts are their organisers').
-
-    404 for no such event; 403 (or "log in first") for a missing role or a draft.
-    """
-    if roles:
-        event = get_object_or_404(Event, pk=event_id)
-        _require_role(request, event, roles)
-        show_event_times(event)
-        return event
-    event = Event.objects.visible_to(request.user).filter(pk=event_id).first()
-    if event is None:
-        get_object_or_404(Event, pk=event_id)  # no such event: 404; else a hidden draft
-        if not request.user.is_authenticated:
-            raise NotAuthenticated(_("Log in first."))
-        who = who_may((ORGANISER,))
-        raise PermissionDenied(_("Only this event's %(who)s may do this.") % {"who": who})
-    show_event_times(event)
-    return event
-
-
-def _require_role(request: Request, event: Event, roles: tuple[str, ...]) -> None:
-    if not request.user.is_authenticated:
-        raise NotAuthenticated(_("Log in first."))
-    if not has_role(request.user, event, *roles):
-        who = who_may(roles)
-        raise PermissionDenied(_("Only this event's %(who)s may do this.") % {"who": who})
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:

@@ -20,9 +20,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from tournaments.local_time import show_site_times
 from web.errors import FieldError
 from web.inputs import form_fields, unusable_at, urlencoded_fields
+from web.local_time import show_site_times
 
 log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 10
@@ -125,7 +125,7 @@ def _form_problem(request: HttpRequest) -> FieldError | None:
 class SiteTimeZoneMiddleware:
     """Each request starts on the site's clock (``TIME_ZONE``).
 
-    Loading an event switches its pages to the venue's zone (``tournaments.local_time``);
+    Loading an event switches its pages to the venue's zone (``web.local_time``);
     a worker thread serves many requests, so one event's zone must not carry into the next
     request, whatever it is for."""
 

@@ -3,13 +3,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
-from tournaments.models import Event
 from web.health import run_checks
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    upcoming = Event.objects.visible_to(request.user).order_by("date")[:6]
-    return render(request, "home.html", {"upcoming": upcoming})
 
 
 @never_cache

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournaments.match_games import InvalidResult, Score
 from tournaments.models import Match, MatchClaim, ResultChange
+from tournaments.record.match_games import InvalidResult, Score
 
 register = template.Library()
 

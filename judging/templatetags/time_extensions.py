@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments import clock
+from tournaments.clock import extensions as clock
 from tournaments.models import Match
 
 register = template.Library()

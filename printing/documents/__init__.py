@@ -26,7 +26,7 @@ from printing.documents import decklists, pairings, penalties, slips, standings 
 from printing.documents.base import DocumentKind
 from printing.documents.registry import all_kinds, find, get, register, unregister
 from printing.render import warm_up as warm_fonts
-from tournaments.local_time import event_times
+from tournaments.event.local_time import event_times
 from tournaments.models import Event
 
 __all__ = [

@@ -28,9 +28,9 @@ from printing.documents.base import (
 )
 from printing.documents.registry import register
 from printing.render import render_pdf, stamp
-from tournaments.local_time import stamped
-from tournaments.match_games import BEST_OF
+from tournaments.event.local_time import stamped
 from tournaments.models import Event, MatchFormat
+from tournaments.record.match_games import BEST_OF
 
 SLIPS_PER_PAGE = 4
 MARGIN_MM = 8.0

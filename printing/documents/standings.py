@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from printing.documents.base import DASH, Head, PagedList, Rows, event_head, script_lang
 from printing.documents.registry import register
-from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.standings_cache import standings_rows
+from tournaments.record.match_games import MatchGames
+from tournaments.record.standings import standings_rows
 
 BREAKER_LABELS = {"omw": "OMW%", "gw": "GW%", "ogw": "OGW%", "oomw": "OOMW%"}
 

@@ -7,9 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.conftest import play_out, snapshot
-from tournaments import rounds
-from tournaments.history import public_rows
 from tournaments.models import Event, EventRole
+from tournaments.record.history import public_rows
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

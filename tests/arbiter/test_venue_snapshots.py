@@ -16,9 +16,10 @@ from django.test import Client
 from accounts.tokens import issue_token
 from tests.arbiter.test_venue import not_owner_only
 from tests.conftest import play_out
-from tournaments import rounds, snapshots
+from tournaments import snapshots
 from tournaments.interchange import FORMAT, check_document
 from tournaments.models import Round
+from tournaments.rounds import services as rounds
 
 # The close must really commit: the backups are written after it does (on commit).
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,8 +18,8 @@ from tests.conftest import make_event, refused
 from tests.unit.decks.decklist_exports import EXPORTS
 from tests.unit.decks.decklist_exports import MAIN as EXPORT_MAIN
 from tests.unit.decks.decklist_exports import SIDEBOARD as EXPORT_SIDEBOARD
-from tournaments import rounds
 from tournaments.models import EventLog
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -292,8 +292,8 @@ def test_deck_check_finds_every_difference_and_raises_the_game_loss(checked_roun
 def test_a_deck_check_game_loss_shows_the_result_change_before_it_is_confirmed(
     client, checked_round, judge
 ):
-    from tournaments import results
-    from tournaments.match_games import Score
+    from tournaments.record.match_games import Score
+    from tournaments.results import services as results
 
     match = checked_round.matches.filter(is_bye=False).order_by("table").first()
     a, b = match.player_a, match.player_b

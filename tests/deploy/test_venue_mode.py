@@ -29,7 +29,7 @@ SET_UP = """
 import json
 from accounts.tokens import issue_token
 from arbiter import worlds
-from tournaments import results
+from tournaments.results import services as results
 world = worlds.build_event(4, name="Venue Open", organiser="olive", judge=None, password="pw")
 for match in world.round.matches.filter(is_bye=False):
     results.enter_result(match, results.Score.parse("2-0"), world.organiser)

@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 from websockets.sync.client import connect
 
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from arbiter.worlds import demo_decklist
 from decks import services as deck_services
 from decks.cardpool import load_demo_pools
 from tests.conftest import PASSWORD
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ import pytest
 from tests.conftest import play_out
 from tests.e2e.conftest import wait_for_true
 from tests.e2e.test_csp import Watcher
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,8 @@ import pytest
 from tests.conftest import play_out
 from tests.e2e.conftest import _asgi_app, _free_port, _shared_connections
 from tests.e2e.test_csp import Watcher
-from tournaments import clock, rounds
+from tournaments.clock import extensions as clock
+from tournaments.rounds import services as rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

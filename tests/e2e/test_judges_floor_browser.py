@@ -16,8 +16,8 @@ import os
 import pytest
 
 from tests.e2e.conftest import PHONE
-from tournaments import results
-from tournaments.match_games import Score
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import log_page_in
-from tournaments import results
-from tournaments.match_games import Score
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

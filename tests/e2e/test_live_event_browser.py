@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import play_out
 from tests.e2e.conftest import PHONE, log_page_in
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.e2e
 HALL = {"width": 1920, "height": 1080}

@@ -4,7 +4,7 @@ a 200-character name without a space wraps instead of running off the page."""
 import pytest
 
 from tests.conftest import PASSWORD
-from tournaments import services
+from tournaments.event import services
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

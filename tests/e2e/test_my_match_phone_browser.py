@@ -13,8 +13,8 @@ from push.models import PushSubscription
 from tests.conftest import play_out
 from tests.e2e.conftest import PHONE, log_page_in, wait_for_true
 from tests.push.pushservice import Browser
-from tournaments import rounds
 from tournaments.models import Match
+from tournaments.rounds import services as rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

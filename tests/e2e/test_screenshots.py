@@ -14,7 +14,7 @@ from arbiter import worlds
 from printing.documents import get as document_kind
 from series import services
 from tests.conftest import finished_event, make_user
-from tournaments.local_time import event_times
+from tournaments.event.local_time import event_times
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

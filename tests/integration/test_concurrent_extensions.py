@@ -6,8 +6,9 @@ from django.db import connection
 
 from tests.conftest import make_event, make_user, play_out
 from tests.integration.test_concurrent_penalties import at_once
-from tournaments import clock, rounds
+from tournaments.clock import extensions as clock
 from tournaments.models import EventLog, Round, TimeExtension
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = [

@@ -13,8 +13,8 @@ from django.db import connection, connections
 from judging.models import Penalty
 from judging.penalties import issue_penalty
 from tests.conftest import make_event, make_user
-from tournaments import rounds
 from tournaments.models import EventLog, Match, ResultChange
+from tournaments.rounds import services as rounds
 
 pytestmark = [
     pytest.mark.integration,

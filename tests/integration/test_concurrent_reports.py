@@ -13,8 +13,9 @@ from django.db.utils import OperationalError
 
 from tests.conftest import make_event, make_user
 from tests.integration.test_concurrent_penalties import at_once
-from tournaments import results, rounds
 from tournaments.models import Match, MatchClaim, ResultChange, Round
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = [

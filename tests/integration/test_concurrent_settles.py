@@ -15,8 +15,9 @@ from django.test import Client
 from accounts import tokens
 from tests.conftest import make_event, make_user
 from tests.integration.test_concurrent_penalties import at_once
-from tournaments import results, rounds
 from tournaments.models import AnsweredRequest, EventRole, Match, MatchClaim, ResultChange
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = [
     pytest.mark.integration,

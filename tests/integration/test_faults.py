@@ -37,7 +37,8 @@ SLOW = 240  # seconds: generous, the machine is shared; assertions stay strict
 SEED = """
 import json
 from django.contrib.auth.models import User
-from tournaments import rounds, services
+from tournaments.rounds import services as rounds
+from tournaments.event import services
 from tournaments.models import Event, EventRole
 organiser = User.objects.get(username={organiser!r})
 event = services.create_event(

@@ -15,7 +15,7 @@ from arbiter.celery import app
 from printing import jobs
 from printing.models import PrintJob
 from tests.conftest import make_event, make_user
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 

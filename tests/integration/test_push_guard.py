@@ -24,7 +24,7 @@ from push.management.commands.push_keys import new_keys
 from push.models import PushSubscription
 from push.subscriptions import subscribe
 from tests.push.pushservice import Browser, Listener, start
-from tournaments import rounds
+from tournaments.rounds import services as rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 

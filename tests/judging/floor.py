@@ -21,9 +21,9 @@ from django.utils import timezone
 
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty
-from tournaments import results
-from tournaments.match_games import Score
 from tournaments.models import Event, Match, MatchClaim, ResultChange, Round, TimeExtension
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 
 @dataclass

@@ -15,8 +15,9 @@ from judging.calls import attach_ruling, open_call, resolve_call
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty, void_penalty
 from tests.conftest import make_user, play_out, refused, snapshot
-from tournaments import rounds, services
+from tournaments.event import services
 from tournaments.models import Event, EventLog, EventRole, Match
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

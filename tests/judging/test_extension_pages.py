@@ -10,9 +10,11 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 
 from tests.conftest import play_out, snapshot
-from tournaments import clock, results, rounds
-from tournaments.match_games import Score
+from tournaments.clock import extensions as clock
 from tournaments.models import EventLog, TimeExtension
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -40,7 +40,7 @@ def test_judge_pages_are_for_judges_and_organisers(
 
 def test_judge_of_another_event_is_refused(client, setting, organiser):
     from tests.conftest import make_user
-    from tournaments import services
+    from tournaments.event import services
 
     event, _ = setting
     outsider = make_user("elsewhere")

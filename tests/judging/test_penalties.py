@@ -5,10 +5,11 @@ import pytest
 from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.conftest import make_event, play_out, refused
-from tournaments import results, rounds
-from tournaments.history import standings_rows
-from tournaments.match_games import Score
 from tournaments.models import EventLog, Match, Registration, ResultChange
+from tournaments.record.history import standings_rows
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ import pytest
 from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.conftest import refused, snapshot
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import Match, Registration, ResultChange
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -304,7 +305,7 @@ def test_notices_show_on_my_match_for_an_earlier_round_newest_first(client, hall
 
 
 def test_notice_sentence_is_pure_and_reads_each_kind_of_change():
-    from tournaments.result_notices import from_side, notice_sentence
+    from tournaments.results.notices import from_side, notice_sentence
 
     assert notice_sentence(
         round_number=2,

@@ -7,8 +7,8 @@ import pytest
 from judging import queue
 from judging.models import JudgeCall
 from tests.judging.floor import ago, busy_floor
-from tournaments import rounds
 from tournaments.models import Match, MatchClaim, Round
+from tournaments.record.rounds import latest_round
 
 NOW = datetime.datetime(2026, 12, 1, 15, 0, tzinfo=datetime.UTC)
 
@@ -128,7 +128,7 @@ def test_finished_tables_and_answered_calls_leave_the_queue(make_world):
 @pytest.mark.django_db
 def test_no_time_is_called_before_the_round_runs(make_world):
     world = make_world(4)  # paired, not started
-    assert rounds.latest_round(world.event).status == Round.Status.PAIRED
+    assert latest_round(world.event).status == Round.Status.PAIRED
     built = queue.build_queue(world.event, ago(NOW, -10_000))
     assert built.waiting == [] and built.penalties == []
 

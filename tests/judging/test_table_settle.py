@@ -7,9 +7,10 @@ import re
 import pytest
 
 from tests.conftest import snapshot
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import Match, MatchClaim, ResultChange
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

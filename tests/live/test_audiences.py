@@ -13,9 +13,11 @@ from django.test import Client
 from accounts import tokens
 from arbiter.asgi import application
 from live.consumers import REFUSED
-from tournaments import clock, results, rounds
-from tournaments.match_games import Score
+from tournaments.clock import extensions as clock
 from tournaments.models import Event
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 QUIET = 1.0  # seconds a socket must stay silent to have received everything

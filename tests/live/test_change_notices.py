@@ -9,9 +9,13 @@ from django.utils import timezone
 from judging import calls
 from live import notify
 from tests.conftest import play_out
-from tournaments import clock, live, results, rounds, services
-from tournaments.match_games import Score
+from tournaments import live
+from tournaments.clock import extensions as clock
+from tournaments.event import services
 from tournaments.models import Event, Round
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from tournaments.tasks import announce_time_up
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,9 +5,11 @@ import re
 
 import pytest
 
-from tournaments import clock, results, rounds
-from tournaments.match_games import Score
+from tournaments.clock import extensions as clock
 from tournaments.models import Event
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from live import notify
 from live.consumers import REFUSED
 from tests.conftest import PASSWORD
 from tests.live.test_audiences import session_cookie, token_header
-from tournaments import services
+from tournaments.event import services
 from tournaments.models import Event, EventRole
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,8 +15,9 @@ from arbiter.env import channel_layers
 from live.consumers import UNAVAILABLE
 from tests.conftest import SERVICES_PASS
 from tests.integration.topology import RedisServer
-from tournaments import clock, rounds
+from tournaments.clock import extensions as clock
 from tournaments.models import Round
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,9 +7,10 @@ import pytest
 from django.db import transaction
 
 from live import notify
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import Event
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db(transaction=True)

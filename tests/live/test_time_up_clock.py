@@ -7,7 +7,7 @@ import time
 import pytest
 from django.utils import timezone
 
-from tournaments import time_up_clock
+from tournaments.clock import time_up as time_up_clock
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)

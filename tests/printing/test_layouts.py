@@ -24,9 +24,10 @@ from printing.documents.slips import match_url
 from printing.render import STATIC_PREFIX, StaticOnlyFetcher, join_pdfs, page_count
 from tests.conftest import make_event, play_out
 from tests.printing.pdf_fonts import fonts_in
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import Match
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -358,13 +359,13 @@ def test_documents_fetch_only_static_files():
 
 def test_printed_standings_share_the_pages_cached_standings(full_event, monkeypatch):
     """Printing the standings does not compute them again: the page's cached rows serve."""
-    from tournaments import standings_cache
-    from tournaments.history import EventHistory
     from tournaments.models import Event
+    from tournaments.record import standings
+    from tournaments.record.history import EventHistory
 
     event, _round = full_event
     event = Event.objects.get(pk=event.pk)
-    standings_cache.standings_rows(event)  # what a standings page request leaves cached
+    standings.standings_rows(event)  # what a standings page request leaves cached
 
     def computed_again(*args, **kwargs):
         raise AssertionError("the standings were computed again for the print")

@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from printing import documents
-from tournaments import clock
+from tournaments.clock import extensions as clock
 
 pytestmark = pytest.mark.django_db
 

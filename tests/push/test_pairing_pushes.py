@@ -13,8 +13,8 @@ from push.subscriptions import subscribe
 from push.tasks import send_pairing_pushes
 from tests.push.conftest import trust_local
 from tests.push.pushservice import Browser
-from tournaments import rounds
-from tournaments.my_match import opponent_of
+from tournaments.rounds import services as rounds
+from tournaments.rounds.my_match import opponent_of
 
 pytestmark = pytest.mark.django_db
 

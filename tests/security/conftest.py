@@ -25,9 +25,10 @@ from printing.models import PrintJob
 from series.models import Series
 from series.services import create_series
 from tests.conftest import make_user
-from tournaments import clock, entry_offers
+from tournaments.clock import extensions as clock
+from tournaments.event import entry_offers
+from tournaments.event.services import add_late_entry
 from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
-from tournaments.services import add_late_entry
 
 # Card names no page prints unless it shows that player's decklist.
 PAT_MAIN, PAT_SIDE = "Quillmark Vesper", "Saffron Lattice"

@@ -10,8 +10,8 @@ from judging.models import Penalty
 from tests.conftest import snapshot
 from tests.tournaments.test_interchange import small_document
 from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import rounds
 from tournaments.models import Event
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

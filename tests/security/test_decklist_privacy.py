@@ -19,9 +19,10 @@ from pypdf import PdfReader
 
 from printing.models import PrintJob
 from tests.security.conftest import DECK_CARDS, World
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import Event, Match, Registration
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 OUTSIDERS = ("anonymous", "rival", "third", "outsider")
 

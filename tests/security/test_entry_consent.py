@@ -18,7 +18,7 @@ from judging.models import HistoryLook
 from judging.penalties import issue_penalty
 from series.models import Series
 from tests.conftest import make_user, snapshot
-from tournaments import entry_offers, services
+from tournaments.event import entry_offers, services
 from tournaments.models import EntryOffer, Event, EventLog, EventRole, Registration
 from web.errors import ServiceError
 

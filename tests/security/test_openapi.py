@@ -38,8 +38,9 @@ from judging import calls
 from judging.penalties import issue_penalty
 from tests.conftest import make_user
 from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import clock, rounds
+from tournaments.clock import extensions as clock
 from tournaments.models import EventRole
+from tournaments.rounds import services as rounds
 
 pytestmark = [pytest.mark.django_db]
 

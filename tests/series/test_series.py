@@ -11,9 +11,10 @@ from series import services
 from series.models import Series, SeriesLog
 from series.standings import player_key, series_table
 from tests.conftest import finished_event, make_user, snapshot
-from tournaments import entry_offers, rounds
-from tournaments import services as event_services
+from tournaments.event import entry_offers
+from tournaments.event import services as event_services
 from tournaments.models import Event, EventLog, Registration
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

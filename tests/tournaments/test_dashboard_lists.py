@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from tournaments import results
-from tournaments.dashboard_lists import PLAYERS_PER_PAGE, TABLES_PER_PAGE
-from tournaments.match_games import Score
+from tournaments.pages.dashboard_lists import PLAYERS_PER_PAGE, TABLES_PER_PAGE
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

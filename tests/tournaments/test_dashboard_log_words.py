@@ -5,7 +5,7 @@ import html
 
 import pytest
 
-from tournaments import services
+from tournaments.event import services
 from tournaments.models import EventLog
 
 pytestmark = pytest.mark.django_db

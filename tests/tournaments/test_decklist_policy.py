@@ -9,9 +9,9 @@ from arbiter.worlds import submit_demo_decklists
 from decks import services as decks
 from decks.cardpool import load_demo_pools
 from tests.conftest import play_out, refused
-from tournaments import rounds
-from tournaments.decklist_gate import MissingDecklists
 from tournaments.models import EventLog, Registration
+from tournaments.rounds import services as rounds
+from tournaments.rounds.decklist_gate import MissingDecklists
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from contextlib import contextmanager
 import pytest
 
 from tests.conftest import refused, snapshot
-from tournaments import results
-from tournaments.match_games import Score
 from tournaments.models import Match, MatchClaim
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +178,7 @@ def test_a_first_entry_and_a_correction_of_staff_need_no_reason(world, table):
 
 def test_a_closed_round_needs_a_reason_naming_the_field(world, table):
     from tests.conftest import play_out
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     play_out(world.round, world.organiser)
     rounds.close_round(world.round, world.organiser)

@@ -4,7 +4,7 @@ sees them there."""
 import pytest
 
 from tests.conftest import make_user
-from tournaments import services
+from tournaments.event import services
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -5,9 +5,10 @@ import html
 import pytest
 
 from tests.conftest import make_event, play_out, snapshot
-from tournaments import results, rounds
-from tournaments.match_games import Score
 from tournaments.models import EventLog, Match, ResultChange, Round
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,9 @@ import pytest
 
 from arbiter import worlds
 from tests.conftest import PASSWORD, make_user
-from tournaments import rounds, services
+from tournaments.event import services
 from tournaments.models import Event, Registration
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,13 @@ import re
 import pytest
 
 from tests.conftest import play_out
-from tournaments import results, rounds, services
-from tournaments.match_games import Score
+from tournaments.event import services
 from tournaments.models import Event, Match, Registration, Round
-from tournaments.placings import event_placings
-from tournaments.standings_cache import results_changed, standings_rows
+from tournaments.record.match_games import Score
+from tournaments.record.placings import event_placings
+from tournaments.record.standings import results_changed, standings_rows
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

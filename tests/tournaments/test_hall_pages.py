@@ -8,9 +8,10 @@ import re
 import pytest
 
 from tests.conftest import play_out
-from tournaments import clock, rounds
-from tournaments.hall_views import qr_svg
+from tournaments.clock import extensions as clock
 from tournaments.models import Event
+from tournaments.pages.hall import qr_svg
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import make_user
-from tournaments import results, rounds, services
-from tournaments.history import EventHistory, is_active_in, standings_rows
-from tournaments.match_games import Score
+from tournaments.event import services
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.record.history import EventHistory, is_active_in, standings_rows
+from tournaments.record.match_games import Score
+from tournaments.record.rounds import latest_round
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +58,7 @@ def queries_to_pair(event: Event, organiser) -> int:
 
 
 def queries_to_repair(event: Event, organiser) -> int:
-    round_ = rounds.latest_round(event)
+    round_ = latest_round(event)
     with CaptureQueriesContext(connection) as captured:
         rounds.repair_round(round_, organiser, "a player was missing from the list")
     return len(captured.captured_queries)

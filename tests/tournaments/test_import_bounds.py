@@ -110,7 +110,7 @@ def test_the_draft_is_published_through_the_events_edit_page():
     """The message's way to publish works: the organiser sets the status and saves."""
     importer = make_user("mallory")
     event = Event.objects.get(pk=post(importer, big_document(4, 1)).json()["id"])
-    from tournaments import services
+    from tournaments.event import services
 
     services.update_event(event, importer, status=Event.Status.RUNNING)
     assert Event.objects.visible_to(None).filter(pk=event.pk).exists()

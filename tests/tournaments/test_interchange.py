@@ -20,8 +20,9 @@ from jsonschema import Draft202012Validator
 
 from pairing.standings import TIEBREAKERS
 from tests.conftest import make_user
-from tournaments import interchange, services
-from tournaments.history import round_winners, standings_rows
+from tournaments import interchange
+from tournaments.event import services
+from tournaments.event.roles import has_role
 from tournaments.interchange import (
     FORMAT,
     InterchangeError,
@@ -42,7 +43,7 @@ from tournaments.models import (
     Registration,
     Round,
 )
-from tournaments.roles import has_role
+from tournaments.record.history import round_winners, standings_rows
 
 pytestmark = pytest.mark.django_db
 

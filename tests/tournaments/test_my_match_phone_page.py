@@ -7,8 +7,8 @@ import re
 import pytest
 
 from tests.conftest import make_user, play_out
-from tournaments import rounds
 from tournaments.models import Match
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

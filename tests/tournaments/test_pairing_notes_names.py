@@ -9,8 +9,9 @@ import pytest
 
 from arbiter import worlds
 from tests.conftest import PASSWORD, play_out
-from tournaments import rounds
-from tournaments.pairing_notes import bye_note_text, pair_note_text, points_text
+from tournaments.record.rounds import latest_round
+from tournaments.rounds import services as rounds
+from tournaments.rounds.notes import bye_note_text, pair_note_text, points_text
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +29,8 @@ def five_players_round_two(organiser, names=NAMES):
         password=PASSWORD,
         swiss_rounds=3,
     )
-    play_out(rounds.latest_round(world.event), organiser)
-    rounds.close_round(rounds.latest_round(world.event), organiser)
+    play_out(latest_round(world.event), organiser)
+    rounds.close_round(latest_round(world.event), organiser)
     return world.event, rounds.pair_next_round(world.event, organiser)
 
 

@@ -3,9 +3,10 @@
 import pytest
 
 from tests.tournaments.test_round_lifecycle import make_event
-from tournaments import penalty_results, rounds
 from tournaments.models import EventLog, Match, ResultChange
-from tournaments.penalty_results import Cause, Left
+from tournaments.results import penalties as penalty_results
+from tournaments.results.penalties import Cause, Left
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,10 @@ import re
 import pytest
 
 from tests.conftest import snapshot
-from tournaments import once, results
-from tournaments.match_games import Score
+from tournaments import once
 from tournaments.models import Match, ResultChange
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +140,7 @@ def test_a_dashboard_row_sent_twice_enters_once(client, world, table):
 def test_a_token_kept_on_a_page_from_an_earlier_round_does_not_replay_it(client, world, table):
     """My match posts to one address whatever the round: the token is bound to the match."""
     from tests.conftest import play_out
-    from tournaments import rounds
+    from tournaments.rounds import services as rounds
 
     client.force_login(table.player_a.user)
     url = f"/events/{world.event.pk}/my-match/"

@@ -15,9 +15,10 @@ from django.utils import timezone
 from accounts import tokens
 from judging.models import Penalty
 from tests.conftest import snapshot
-from tournaments import once, results
-from tournaments.match_games import Score
+from tournaments import once
 from tournaments.models import AnsweredRequest, Match, ResultChange
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
 
 pytestmark = pytest.mark.django_db
 
@@ -176,7 +177,7 @@ def test_a_version_that_is_not_a_number_names_the_field(client, world, table):
 
 
 def test_a_penalty_since_the_version_was_read_makes_an_entry_stale(world, table):
-    from tournaments.penalty_results import Cause, force_match_loss
+    from tournaments.results.penalties import Cause, force_match_loss
 
     seen = results.result_version(table)
     force_match_loss(table, table.player_a, world.judge, Cause(1, "Drew extra cards", "906"))

@@ -5,9 +5,9 @@ import html
 import pytest
 
 from tests.conftest import make_user, snapshot
-from tournaments import services
+from tournaments.event import services
+from tournaments.event.roles import roles_in
 from tournaments.models import Event, EventRole, Registration
-from tournaments.roles import roles_in
 
 pytestmark = pytest.mark.django_db
 

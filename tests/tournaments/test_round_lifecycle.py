@@ -3,9 +3,11 @@
 import pytest
 
 from tests.conftest import make_event, make_user, play_out, refused
-from tournaments import results, rounds, services
-from tournaments.match_games import Score
+from tournaments.event import services
 from tournaments.models import Event, EventLog, Match, Registration, ResultChange, Round
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -194,7 +196,7 @@ def test_late_entry_joins_next_round_with_losses_for_missed_rounds(organiser):
     two = rounds.pair_next_round(event, organiser)
     seated = {p for m in two.matches.all() for p in (m.player_a_id, m.player_b_id)}
     assert late.pk in seated
-    from tournaments.history import EventHistory, standings_rows
+    from tournaments.record.history import EventHistory, standings_rows
 
     entries = {p.id: p for p in EventHistory.read(event).swiss_players(2)}
     assert entries[late.public_id].points == event.points_loss
@@ -244,7 +246,7 @@ def test_table_pin_seats_the_player_at_that_table(organiser):
 
 
 def test_top_cut_is_seeded_from_the_standings_and_runs_to_a_winner(organiser):
-    from tournaments.history import standings_rows
+    from tournaments.record.history import standings_rows
 
     event = make_event(organiser, 8, swiss_rounds=3, top_cut=4)
     for _ in range(3):

@@ -14,9 +14,11 @@ from arbiter.worlds import demo_decklist
 from decks import services as decks
 from decks.cardpool import load_demo_pools
 from tests.conftest import make_user
-from tournaments import entry_offers, results, rounds, services
-from tournaments.match_games import Score
+from tournaments.event import entry_offers, services
 from tournaments.models import Event, Match
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

@@ -49,8 +49,8 @@ def test_my_match_and_the_match_page_name_the_other_sam_with_a_number(client, ma
 
 def test_the_events_shared_names_read_from_values_match_the_registrations(make_world):
     """``event_shared_names`` reads plain values: the same names as the registrations'."""
-    from tournaments import player_names
     from tournaments.models import Registration
+    from tournaments.record import player_names
 
     world = with_two_sams(make_world(["sam1", "sam2", "ann", "bob", "cy"], paired=False))
     event = world.event
@@ -67,8 +67,8 @@ def test_the_hall_reads_each_kind_of_name_as_the_pages_do(client, make_world):
     """The hall display reads a round's names as plain values (``Registration.name_shown``):
     an entered name, an account's full name, an account with only a username and a walk-in
     with neither show exactly as ``display_name`` shows them."""
-    from tournaments import rounds
     from tournaments.models import Registration
+    from tournaments.rounds import services as rounds
 
     world = make_world(["ada", "bo", "cy"], paired=False)
     world.registrations[0].user.first_name, world.registrations[0].user.last_name = "Ada", "L"
@@ -86,7 +86,7 @@ def test_the_hall_reads_each_kind_of_name_as_the_pages_do(client, make_world):
 
 
 def test_the_public_pairings_tell_the_sams_apart_and_show_markup_as_text(client, make_world):
-    """The pairings by name are written from plain values (tournaments.pairings_list):
+    """The pairings by name are written from plain values (tournaments.rounds.pairings_list):
     shared names still carry their numbers, on both sides, and a name is escaped."""
     import html
     import re

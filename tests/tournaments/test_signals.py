@@ -7,7 +7,8 @@ import pytest
 from django.db import transaction
 
 from tests.conftest import make_user
-from tournaments import services, signals
+from tournaments import signals
+from tournaments.event import services
 from tournaments.models import Event, EventRole, Registration
 
 pytestmark = pytest.mark.django_db(transaction=True)

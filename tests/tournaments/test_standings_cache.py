@@ -13,11 +13,14 @@ from django.test import Client
 
 from judging.penalties import issue_penalty, void_penalty
 from tests.conftest import make_user, play_out
-from tournaments import history, results, rounds, services
-from tournaments.history import EventHistory
-from tournaments.match_games import Score
+from tournaments.event import services
 from tournaments.models import Event, Match
-from tournaments.standings_cache import render_standings_table
+from tournaments.pages.standings_table import render_standings_table
+from tournaments.record import history
+from tournaments.record.history import EventHistory
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,11 @@ import pytest
 from django.test import Client
 
 from tests.conftest import play_out
-from tournaments import history, rounds, services
-from tournaments.history import EventHistory
+from tournaments.event import services
 from tournaments.models import Event
+from tournaments.record import history
+from tournaments.record.history import EventHistory
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -162,9 +164,10 @@ def test_the_live_refresh_keeps_what_the_page_shows(two_rounds):
 @pytest.fixture
 def three_a_page(monkeypatch):
     """Pages of three rows, so eight players fill three pages (a real page holds 100)."""
-    from tournaments import standings_cache, standings_views
+    from tournaments.pages import standings as standings_views
+    from tournaments.pages import standings_table
 
-    monkeypatch.setattr(standings_cache, "PAGE_ROWS", 3)
+    monkeypatch.setattr(standings_table, "PAGE_ROWS", 3)
     monkeypatch.setattr(standings_views, "PAGE_ROWS", 3)
 
 

@@ -6,9 +6,11 @@ import pytest
 
 from judging.calls import open_call, resolve_call
 from tests.conftest import play_out, refused
-from tournaments import clock, results, rounds
-from tournaments.match_games import Score
+from tournaments.clock import extensions as clock
 from tournaments.models import EventLog, Match, TimeExtension
+from tournaments.record.match_games import Score
+from tournaments.results import services as results
+from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

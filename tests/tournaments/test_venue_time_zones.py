@@ -16,10 +16,11 @@ from decks.services import decklist_locked
 from judging.penalties import issue_penalty
 from printing.documents import get as document_kind
 from tests.conftest import make_event, play_out, snapshot
-from tournaments import rounds, services
+from tournaments.event import services
 from tournaments.interchange.importer import check_document
 from tournaments.interchange.problems import InterchangeError
 from tournaments.models import Event, Match, Round
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

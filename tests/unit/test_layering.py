@@ -1,8 +1,12 @@
-"""Dependencies point one way (README, Layout): a static check of every import.
+"""Dependencies point one way (docs/architecture.md, "Layers"): a static check of every import.
 
-The apps use ``web``, ``pairing`` and ``rules_engine``; the pure packages use nothing
-of Django; ``tournaments`` imports no other app; ``judging`` and ``decks`` reach
-tournaments through its services, never its API module.
+Across the project: the pure packages (``pairing``, ``rules_engine``) use nothing of
+Django; ``web`` is the kernel below every app and imports none; ``tournaments`` imports
+no other app (live notices, Web Push and backups hear its signals instead); ``judging``
+and ``decks`` reach tournaments through its services, never its pages or API.
+
+Inside ``tournaments`` the packages are layered too (:data:`TOURNAMENT_LAYERS`, lowest
+first): a package imports only its own layer and the layers below it.
 """
 
 import ast
@@ -12,14 +16,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+APPS = (
+    "accounts", "tournaments", "decks", "judging", "rulebook", "printing", "series",
+    "live", "push", "backups",
+)  # fmt: skip  (``arbiter`` is the project: settings, the Celery app, the demo)
+
 FORBIDDEN = {
-    "pairing": ("django", "rest_framework", "celery", "arbiter", "web", "tournaments"),
-    "rules_engine": ("django", "rest_framework", "celery", "arbiter", "web", "tournaments"),
-    "judging": ("tournaments.api", "tournaments.round_views", "tournaments.views"),
-    "decks": ("tournaments.api", "tournaments.round_views", "tournaments.views"),
-    "tournaments": ("judging", "decks", "printing", "rulebook"),
-    "web": ("judging", "decks", "printing", "rulebook", "accounts"),
+    "pairing": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
+    "rules_engine": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
+    "web": APPS,
+    "judging": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
+    "decks": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
+    "tournaments": tuple(app for app in APPS if app != "tournaments"),
 }
+
+# The tournaments app's own modules and packages, lowest layer first; each may import
+# its own layer and those before it. ``once`` and ``signals`` sit with the models: every
+# service writes through them.
+TOURNAMENT_LAYERS = (
+    ("models", "once", "signals"),
+    ("record",),
+    ("event",),
+    ("rounds", "results", "clock"),
+    ("interchange",),
+    ("api", "pages", "templatetags", "admin"),
+    ("urls", "management", "apps", "tasks", "swiss"),
+)
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -38,6 +60,38 @@ def _breaks(name: str, banned: tuple[str, ...]) -> bool:
     return any(name == b or name.startswith(f"{b}.") for b in banned)
 
 
+def _layer_of(part: str) -> int | None:
+    for number, layer in enumerate(TOURNAMENT_LAYERS):
+        if part in layer:
+            return number
+    return None
+
+
+def _upward(path: Path) -> list[str]:
+    """The imports of a tournaments module that reach a layer above its own."""
+    parts = path.relative_to(ROOT / "tournaments").with_suffix("").parts
+    own = _layer_of(parts[0])
+    if own is None:
+        return [f"{path.relative_to(ROOT)} is in no layer of TOURNAMENT_LAYERS"]
+    wrong = []
+    for line, name in _imports(path):
+        pieces = name.split(".")
+        if pieces[0] != "tournaments" or len(pieces) < 2:
+            continue
+        theirs = _layer_of(pieces[1])
+        if theirs is not None and theirs > own:
+            wrong.append(f"{path.relative_to(ROOT)}:{line} imports {name} (a higher layer)")
+    return wrong
+
+
+def _tournament_modules() -> list[Path]:
+    return [
+        path
+        for path in sorted((ROOT / "tournaments").rglob("*.py"))
+        if "migrations" not in path.parts and path != ROOT / "tournaments" / "__init__.py"
+    ]
+
+
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_a_package_imports_only_what_its_layer_may(package):
     wrong = [
@@ -50,9 +104,34 @@ def test_a_package_imports_only_what_its_layer_may(package):
     assert wrong == []
 
 
+def test_each_tournaments_package_imports_only_its_layer_and_those_below():
+    wrong = [problem for path in _tournament_modules() for problem in _upward(path)]
+    assert wrong == []
+
+
+def test_tournaments_keeps_a_short_top_level():
+    """A newcomer finds a concept by its package: at most a dozen modules at the top."""
+    top = sorted(p.name for p in (ROOT / "tournaments").glob("*.py"))
+    assert len(top) <= 12, top
+
+
 def test_the_check_sees_a_forbidden_import(tmp_path):
     module = tmp_path / "bad.py"
-    module.write_text("from tournaments.api import event_for\nimport django.db\n")
+    module.write_text("from tournaments.api.events import event_for\nimport django.db\n")
     names = [name for _, name in _imports(module)]
-    assert _breaks("tournaments.api.event_for", FORBIDDEN["judging"])
+    assert _breaks("tournaments.api.events.event_for", FORBIDDEN["judging"])
     assert any(_breaks(n, FORBIDDEN["pairing"]) for n in names)
+    assert _breaks("tournaments.models", FORBIDDEN["web"])
+
+
+def test_the_check_sees_an_upward_import(monkeypatch, tmp_path):
+    package = tmp_path / "tournaments" / "record"
+    package.mkdir(parents=True)
+    module = package / "bad.py"
+    module.write_text("from tournaments.rounds.services import pair_round\n")
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    assert _upward(module) == [
+        "tournaments/record/bad.py:1 imports tournaments.rounds.services (a higher layer)",
+        "tournaments/record/bad.py:1 imports tournaments.rounds.services.pair_round"
+        " (a higher layer)",
+    ]

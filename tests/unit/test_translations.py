@@ -127,7 +127,7 @@ def test_every_language_writes_every_date_format_the_templates_name():
 def test_a_final_place_reads_as_the_language_writes_it(language, single, band):
     from django.utils import translation
 
-    from tournaments.placings import place_words
+    from tournaments.record.placings import place_words
 
     with translation.override(language):
         assert (place_words(3, 3), place_words(5, 8)) == (single, band)

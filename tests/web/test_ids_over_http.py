@@ -4,8 +4,9 @@ field is named in a 400, and a refused request changes nothing."""
 import pytest
 
 from tests.conftest import make_event, snapshot
-from tournaments import rounds, services
+from tournaments.event import services
 from tournaments.models import EventRole
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tests.conftest import make_event, snapshot
-from tournaments import rounds
 from tournaments.models import EventRole
+from tournaments.rounds import services as rounds
 from web.inputs import unusable_at
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ is written."""
 import pytest
 
 from tests.conftest import PASSWORD, make_event, snapshot
-from tournaments import rounds
 from tournaments.models import Registration
+from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_a_log_in_with_a_username_past_150_characters_is_the_forms_error(client,
 def test_creating_an_event_measures_its_name_and_venue_whatever_calls_the_service(organiser):
     """The page's form held the event's name to 200 characters, but the service did not:
     a script, the demo or any other caller stored 5,000 on SQLite, which checks no length."""
-    from tournaments import services
+    from tournaments.event import services
     from web.errors import ServiceError
 
     before = snapshot()

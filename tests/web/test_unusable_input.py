@@ -11,8 +11,8 @@ import pytest
 from judging import calls
 from tests.conftest import make_event, snapshot
 from tests.tournaments.test_interchange import small_document
-from tournaments import rounds
 from tournaments.models import EventRole
+from tournaments.rounds import services as rounds
 from web import inputs
 
 pytestmark = pytest.mark.django_db

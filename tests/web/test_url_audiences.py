@@ -17,7 +17,7 @@ from django.urls import URLPattern, resolve
 from rest_framework.views import APIView
 
 from tests.web.url_table import FIXTURE, url_rows
-from tournaments.roles import JUDGE, ORGANISER
+from tournaments.event.roles import JUDGE, ORGANISER
 
 APPS = ("tournaments", "decks", "judging", "printing", "rulebook", "accounts", "series")
 AUDIENCES = ("public", "player", "signed_in", "staff", "organiser", "api")
@@ -25,8 +25,8 @@ ADMIN_PREFIX = "admin/"
 
 # Views in an organiser or staff module that a login alone lets in, each deciding itself.
 LOGIN_ONLY = {
-    "tournaments.views.event_create": "its creator becomes the event's first organiser",
-    "tournaments.views.judge_console": "lists only the events the user judges",
+    "tournaments.pages.organiser_events.event_create": "its creator becomes the event's first organiser",
+    "tournaments.pages.judge_console.judge_console": "lists only the events the user judges",
     "rulebook.views.ruling_page": "_check_judge: an organiser or judge of any event",
     "rulebook.views.ruling_result": "_check_judge: an organiser or judge of any event",
     # A series has one organiser of its own, not an event role.

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from tests.conftest import make_user
-from tournaments import services
+from tournaments.event import services
 from tournaments.models import Event, EventRole
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_lists_show_a_draft_to_its_organisers_only(client, world, role, url):
 
 
 # One event's pages and API: tournaments.views (the event page), round_views (pairings,
-# standings), decks.views (the decklists), tournaments.api (detail, rounds, standings).
+# standings), decks.views (the decklists), tournaments.api.events (detail, rounds, standings).
 DETAILS = [
     "/events/{id}/",
     "/events/{id}/pairings/",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.interchange.schema import FORMAT, PENDING
-from tournaments.match_games import MatchGames
 from tournaments.models import Event, Match, Registration, Round
+from tournaments.record.match_games import MatchGames
 
 
 def export_event(event: Event) -> dict:

@@ -13,13 +13,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.event import services
 from tournaments.interchange.limits import ImportPolicy
 from tournaments.interchange.problems import raise_if_any
 from tournaments.interchange.rules import player_key, rule_findings, whole_number
 from tournaments.interchange.schema import FORMAT, schema_findings
-from tournaments.match_games import MatchGames
 from tournaments.models import Event, EventLog, Match, Registration, Round
+from tournaments.record.match_games import MatchGames
 
 BATCH_SIZE = 1_000
 

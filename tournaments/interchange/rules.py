@@ -16,8 +16,8 @@ from typing import Any
 
 from tournaments.interchange.problems import Finding, Where, path_text, show
 from tournaments.interchange.schema import MAX_ROUNDS, PENDING
-from tournaments.local_time import zone_problem
 from tournaments.models import Round
+from web.local_time import zone_problem
 
 
 def player_key(value: Any) -> str | None:

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import tournaments.local_time
+import web.local_time
 
 
 class Migration(migrations.Migration):
@@ -15,10 +15,10 @@ class Migration(migrations.Migration):
             model_name="event",
             name="time_zone",
             field=models.CharField(
-                default=tournaments.local_time.default_zone_name,
+                default=web.local_time.default_zone_name,
                 help_text="The venue's time zone: clocks, deadlines, slips and logs show its local time.",
                 max_length=64,
-                validators=[tournaments.local_time.validate_zone],
+                validators=[web.local_time.validate_zone],
             ),
         ),
     ]

@@ -5,7 +5,7 @@ from django.utils.html import format_html
 
 from tournaments import once
 from tournaments.models import Match
-from tournaments.results import games_of, result_version
+from tournaments.results.services import games_of, result_version
 
 register = template.Library()
 

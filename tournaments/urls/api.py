@@ -1,8 +1,12 @@
-"""API clients: each view's permission_classes and web.api.event_for(request, id, *roles)."""
+"""API clients: each view's permission_classes and
+``tournaments.event.roles.event_for(request, id, *roles)``.
+"""
 
 from django.urls import path
 
-from tournaments import api, clock_api, interchange_api
+from tournaments.api import clock as clock_api
+from tournaments.api import events as api
+from tournaments.api import interchange as interchange_api
 
 urlpatterns = [
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),

@@ -2,32 +2,32 @@
 
 from django.urls import path
 
-from tournaments import round_views, views
+from tournaments.pages import player_events, player_match
 
 urlpatterns = [
-    path("events/<int:event_id>/my-match/", round_views.my_match, name="my_match"),
+    path("events/<int:event_id>/my-match/", player_match.my_match, name="my_match"),
     # The page's live region (live.js fetches it on the player's notices): theirs alone.
     path(
         "events/<int:event_id>/my-match/fragment/",
-        round_views.my_match_fragment,
+        player_match.my_match_fragment,
         name="my_match_fragment",
     ),
     # A match slip's QR code: its two players, and the event's staff (who enter results).
-    path("events/<int:event_id>/matches/<int:match_id>/", round_views.match_page, name="match"),
-    path("events/<int:event_id>/drop/", round_views.drop_self, name="drop_self"),
-    path("events/<int:event_id>/register/", views.register, name="register"),
-    path("events/<int:event_id>/withdraw/", views.withdraw, name="withdraw"),
-    path("me/events/", views.my_events, name="my_events"),
+    path("events/<int:event_id>/matches/<int:match_id>/", player_match.match_page, name="match"),
+    path("events/<int:event_id>/drop/", player_match.drop_self, name="drop_self"),
+    path("events/<int:event_id>/register/", player_events.register, name="register"),
+    path("events/<int:event_id>/withdraw/", player_events.withdraw, name="withdraw"),
+    path("me/events/", player_events.my_events, name="my_events"),
     # An entry offered to the account: only its holder answers (another's offer is a 404).
     path(
         "me/offers/<int:offer_id>/accept/",
-        views.answer_offer,
+        player_events.answer_offer,
         {"answer": "accept"},
         name="accept_offer",
     ),
     path(
         "me/offers/<int:offer_id>/decline/",
-        views.answer_offer,
+        player_events.answer_offer,
         {"answer": "decline"},
         name="decline_offer",
     ),

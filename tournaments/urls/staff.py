@@ -2,14 +2,14 @@
 
 from django.urls import path
 
-from tournaments import round_views, views
+from tournaments.pages import judge_console, staff_results
 
 urlpatterns = [
     path(
         "events/<int:event_id>/matches/<int:match_id>/result/",
-        round_views.enter_result,
+        staff_results.enter_result,
         name="enter_result",
     ),
     # Only a login: the judges' home lists just the events the user judges.
-    path("judge/", views.judge_console, name="judge_console"),
+    path("judge/", judge_console.judge_console, name="judge_console"),
 ]

@@ -24,7 +24,7 @@ from django.contrib.staticfiles import finders
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arbiter import venue
-from tournaments import time_up_clock
+from tournaments.clock import time_up as time_up_clock
 
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
 FINGERPRINT_FILE = ".venue-collected"

@@ -1,9 +1,9 @@
-"""The hall display's choices and layout (tournaments.hall), on plain data."""
+"""The hall display's choices and layout (tournaments.pages.hall_screen), on plain data."""
 
 import pytest
 
-from tournaments import hall
-from tournaments.hall import HallParams, Person, Seat
+from tournaments.pages import hall_screen as hall
+from tournaments.pages.hall_screen import HallParams, Person, Seat
 from web.errors import ServiceError
 
 # --- what an auto screen shows ---------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.match_games import (
+from tournaments.record.match_games import (
     BEST_OF,
     ForcedGame,
     InvalidResult,
@@ -28,7 +28,7 @@ def games(*winners, forced=()) -> MatchGames:
 
 def test_the_module_imports_nothing_of_django():
     code = (
-        "import sys, tournaments.match_games; "
+        "import sys, tournaments.record.match_games; "
         "sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

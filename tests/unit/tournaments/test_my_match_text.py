@@ -4,8 +4,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tournaments.match_games import InvalidResult, Score, check_score
-from tournaments.my_match import idle_text, seat_text, tap_score, tap_scores
+from tournaments.record.match_games import InvalidResult, Score, check_score
+from tournaments.rounds.my_match import idle_text, seat_text, tap_score, tap_scores
 
 
 def texts(match_format: str, top_cut: bool = False) -> list[str]:

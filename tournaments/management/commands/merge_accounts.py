@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.services import merge_accounts
+from tournaments.event.services import merge_accounts
 from web.errors import ServiceError
 
 

@@ -2,8 +2,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.history import public_rows
 from tournaments.models import Event
+from tournaments.record.history import public_rows
 
 
 class Command(BaseCommand):

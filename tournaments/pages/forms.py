@@ -1,0 +1,114 @@
+import datetime
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
+
+from tournaments.event import local_time, services
+from tournaments.models import DecklistPolicy, Event, EventRole
+from web import local_time as web_zones
+from web.errors import ServiceError
+
+DEADLINE_FIELDS = ("registration_deadline", "decklist_deadline")
+
+
+class WallTimeField(forms.DateTimeField):
+    """A date and time as typed, with no zone yet: the form reads it in the venue's."""
+
+    def to_python(self, value):
+        with timezone.override(datetime.UTC):  # parse only: UTC has no skipped hours
+            moment = super().to_python(value)
+        return timezone.make_naive(moment, datetime.UTC) if moment else None
+
+
+class EventForm(forms.ModelForm):
+    """The event's details as a page edits them; ``services.update_event`` saves them.
+
+    Deadlines are typed as the venue's wall time: they are read in the time zone chosen on
+    the same form, whatever zone the page was shown in."""
+
+    time_zone = forms.ChoiceField(
+        label=_lazy("Time zone"),
+        required=False,  # a form (or a script) that does not send it keeps the event's
+        help_text=_lazy("The venue's: clocks, deadlines, slips and logs show its local time."),
+    )
+
+    class Meta:
+        model = Event
+        fields = list(services.EDITABLE_EVENT_FIELDS)
+        field_classes = {name: WallTimeField for name in DEADLINE_FIELDS}
+        # The labels Django would make from the field names, to be translated.
+        labels = {
+            "name": _lazy("Name"),
+            "game": _lazy("Game"),
+            "date": _lazy("Date"),
+            "venue": _lazy("Venue"),
+            "status": _lazy("Status"),
+            "match_format": _lazy("Match format"),
+            "swiss_rounds": _lazy("Swiss rounds"),
+            "top_cut": _lazy("Top cut"),
+            "round_minutes": _lazy("Round minutes"),
+            "registration_cap": _lazy("Registration cap"),
+            "registration_deadline": _lazy("Registration deadline"),
+            "decklist_deadline": _lazy("Decklist deadline"),
+            "decklists_public": _lazy("Decklists public"),
+            "print_paper": _lazy("Print paper"),
+        }
+        widgets = {
+            # A count as the organiser types (static/js/text-count.js): names have limits.
+            "name": forms.TextInput(attrs={"data-count": ""}),
+            "venue": forms.TextInput(attrs={"data-count": ""}),
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(name, name) for name in web_zones.zone_names()]
+        if self.instance._state.adding and "time_zone" not in (kwargs.get("initial") or {}):
+            self.initial["time_zone"] = web_zones.default_zone_name()
+        policy = self.fields["decklist_policy"]
+        policy.label = _lazy("Decklists before round 1")
+        # A form (or a script) that does not send the field keeps the event's policy.
+        policy.required = False
+        if self.instance._state.adding and "decklist_policy" not in (kwargs.get("initial") or {}):
+            self.initial["decklist_policy"] = DecklistPolicy.WARN  # a new event warns
+
+    def clean_decklist_policy(self) -> str:
+        return self.cleaned_data.get("decklist_policy") or self.instance.decklist_policy
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or self.instance.time_zone
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        name = cleaned.get("time_zone")
+        if name and not web_zones.zone_problem(name):
+            self._read_deadlines_in(ZoneInfo(name), cleaned)
+        return cleaned
+
+    def _read_deadlines_in(self, zone, cleaned: dict) -> None:
+        """Each typed wall time as the instant it names at the venue."""
+        for field in DEADLINE_FIELDS:
+            typed = cleaned.get(field)
+            if typed is None:
+                continue
+            try:
+                cleaned[field] = local_time.venue_moment(typed, zone)
+            except ValueError as exc:
+                self.add_error(field, str(exc))
+
+    def clean_top_cut(self) -> int:
+        cut = self.cleaned_data["top_cut"]
+        try:
+            services.check_top_cut(cut)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return cut
+
+
+class GrantRoleForm(forms.Form):
+    username = forms.CharField(max_length=150, label=_lazy("Username"))
+    role = forms.ChoiceField(choices=EventRole.Role.choices, label=_lazy("Role"))

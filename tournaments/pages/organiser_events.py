@@ -1,0 +1,104 @@
+"""An event's organisers: creating and editing it, granting roles, withdrawing offers.
+
+Thin: they read, check roles, and call services.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.event import entry_offers, services
+from tournaments.event.roles import (
+    ORGANISER,
+    event_role_required,
+)
+from tournaments.models import EntryOffer, Event, EventRole
+from tournaments.pages.forms import EventForm, GrantRoleForm
+from web.errors import ServiceError
+from web.forms import show_refusal
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = services.create_event(request.user, **form.cleaned_data)
+        messages.success(
+            request, _("%(event)s created. You are its organiser.") % {"event": event.name}
+        )
+        return redirect("tournaments:manage", event.pk)
+    return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
+
+
+@event_role_required(ORGANISER)
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_event(event, request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            show_refusal(form, exc)
+        else:
+            messages.success(request, _("Event details saved."))
+            return redirect("tournaments:manage", event.pk)
+    return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
+    form = GrantRoleForm(request.POST)
+    if form.is_valid():
+        try:
+            grant = services.grant_role(
+                event, form.cleaned_data["username"], form.cleaned_data["role"]
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            # The English has always read "a organiser".
+            now = {
+                EventRole.Role.ORGANISER: _("%(username)s is now a organiser."),
+                EventRole.Role.JUDGE: _("%(username)s is now a judge."),
+            }
+            messages.success(request, now[grant.role] % {"username": grant.user.username})
+    else:
+        messages.error(request, _("Give a username and a role."))
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def revoke_role(request: HttpRequest, event: Event, grant_id: int) -> HttpResponse:
+    try:
+        services.revoke_role(event, grant_id)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Role removed."))
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def withdraw_offer(request: HttpRequest, event: Event, offer_id: int) -> HttpResponse:
+    """The organiser takes back an entry offered from this event that nobody answered."""
+    offer = get_object_or_404(
+        EntryOffer.objects.select_related("registration"), pk=offer_id, registration__event=event
+    )
+    try:
+        entry_offers.withdraw_offer(offer, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("The offer of %(player)s's entry is withdrawn.")
+            % {"player": offer.registration.display_name},
+        )
+    return redirect("tournaments:manage", event.pk)

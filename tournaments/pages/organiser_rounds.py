@@ -1,0 +1,312 @@
+"""The organiser's running event: the dashboard, the next step, re-pairing and swaps,
+check-in, drops, late entries and pinned tables.
+
+Views read, check roles and call services; the services hold the rules.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from tournaments.event import entry_offers, services
+from tournaments.event import next_step as event_state
+from tournaments.event.roles import (
+    ORGANISER,
+    event_role_required,
+)
+from tournaments.models import Event, Registration, Round
+from tournaments.pages import dashboard_lists
+from tournaments.pages.parts import page_part, round_matches
+from tournaments.record import player_names
+from tournaments.record.rounds import latest_round, swiss_round_count
+from tournaments.rounds import decklist_gate
+from tournaments.rounds import services as rounds
+from web.errors import ServiceError
+from web.inputs import Reader, whole_number
+
+STEP_ACTIONS = {
+    "pair": lambda event, user: rounds.pair_next_round(event, user),
+    "start": lambda event, user: rounds.start_round(latest_round(event), user),
+    "close": lambda event, user: rounds.close_round(latest_round(event), user),
+    "top_cut": lambda event, user: rounds.start_top_cut(event, user),
+    "advance": lambda event, user: rounds.advance_top_cut(event, user),
+    "finish": lambda event, user: rounds.finish_event(event, user),
+}
+
+
+@event_role_required(ORGANISER)
+def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
+    """The organiser's one screen: the next step and what needs them now (tables without
+    a result, disputes, drops), then the round's tables and the players a page at a time
+    (``dashboard_lists``; htmx fetches another page or a search in place), staff and log."""
+    part = request.GET.get("part", "") if request.htmx else ""
+    current = latest_round(event)
+    try:
+        context = {
+            "event": event,
+            "round": current,
+            **DASHBOARD_CONTEXT[part](request, event, current),
+        }
+    except ServiceError as exc:  # a bad page number: said plainly, in place of the list
+        if request.htmx:
+            return render(request, "_empty.html", {"title": str(exc)}, status=400)
+        return render(request, "400.html", {"reason": str(exc)}, status=400)
+    template = page_part(request, DASHBOARD_PARTS, "tournaments/event_manage.html")
+    return render(request, template, context)
+
+
+def _dashboard_status(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    return {
+        "next_step": rounds.next_step(event),
+        "blocked": event_state.pairing_blocker(event),
+        **dashboard_lists.round_summary(current),
+        **_decklist_context(event, current),
+    }
+
+
+def _dashboard_tables(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """One page of the round's tables: ``tq`` searches, ``tpage`` pages, ``show=open``."""
+    if current is None:
+        return {"tables": None}
+    tables = dashboard_lists.round_tables(
+        current,
+        dashboard_lists.search_text(request.GET.get("tq")),
+        dashboard_lists.page_number(request.GET.get("tpage")),
+        only_open=request.GET.get("show") == "open",
+    )
+    player_names.tell_apart(event, [p for m in tables.items for p in (m.player_a, m.player_b)])
+    return {"tables": tables, "matches": tables.items}
+
+
+def _dashboard_players(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """One page of the registrations: ``pq`` searches, ``ppage`` pages."""
+    players = dashboard_lists.registrations(
+        event,
+        dashboard_lists.search_text(request.GET.get("pq")),
+        dashboard_lists.page_number(request.GET.get("ppage")),
+    )
+    return {
+        "players": players,
+        "players_hint": event_state.players_empty_hint(event),
+        **dashboard_lists.player_counts(event),
+    }
+
+
+def _dashboard_swap(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    """The re-pair and swap forms: every seated player to choose from, asked for on demand."""
+    matches = round_matches(current)
+    player_names.tell_apart(event, [p for m in matches for p in (m.player_a, m.player_b)])
+    return {"matches": matches}
+
+
+def _dashboard_page(request: HttpRequest, event: Event, current: Round | None) -> dict:
+    return {
+        **_dashboard_status(request, event, current),
+        **_dashboard_tables(request, event, current),
+        **_dashboard_players(request, event, current),
+        "swiss_rounds": swiss_round_count(event),
+        "staff": event.roles.select_related("user"),
+        "open_offers": entry_offers.open_offers_in(event),
+        "log": event.log.select_related("actor")[:12],
+        # Without JavaScript the swap forms come with the page once asked for (?swap=1).
+        "swap_matches": _dashboard_swap(request, event, current)["matches"]
+        if request.GET.get("swap")
+        else None,
+    }
+
+
+def _decklist_context(event: Event, current: Round | None) -> dict:
+    """Before round 1: who has no legal submitted list; after it: what the pairing applied."""
+    if not decklist_gate.needs_decklists(event):
+        return {}
+    if current is None:
+        return {
+            "decklists_open": True,
+            "decklists_missing": decklist_gate.missing_decklists(event),
+            "registered_count": event.registrations.filter(
+                status=Registration.Status.REGISTERED
+            ).count(),
+        }
+    if current.number != 1:
+        return {}  # the record belongs to round 1's pairing: its view shows it
+    return {"decklist_record": decklist_gate.describe(current.pairing_stats)}
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
+    """E-mail the players without a legal list (the ones ticked, or all of them)."""
+    missing = decklist_gate.missing_decklists(event)
+    chosen = {n for n in map(whole_number, request.POST.getlist("players")) if n}
+    players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
+    sent, unreachable = decklist_gate.remind(event, players, request.user)
+    if sent:
+        messages.success(
+            request, _("Reminder e-mailed to %(players)s.") % {"players": ", ".join(sent)}
+        )
+    if unreachable:
+        messages.warning(
+            request,
+            _("No e-mail address for %(players)s: tell them in person.")
+            % {"players": ", ".join(unreachable)},
+        )
+    if not sent and not unreachable:
+        messages.info(request, _("Everyone has a legal submitted decklist: nobody to remind."))
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def next_step(request: HttpRequest, event: Event) -> HttpResponse:
+    action = request.POST.get("action", "")
+    step = rounds.next_step(event)
+    if step is None or action != step[0] or action not in STEP_ACTIONS:
+        messages.error(request, _("That step is not the next one any more: the page was stale."))
+        return redirect("tournaments:manage", event.pk)
+    blocked = event_state.pairing_blocker(event) if action == "pair" else None
+    if blocked:
+        messages.error(request, blocked)
+        return redirect("tournaments:manage", event.pk)
+    try:
+        if action == "pair":
+            # The players the organiser saw listed as missing a decklist, and confirmed.
+            ids = ",".join(request.POST.getlist("missing")).split(",")
+            seen = [n for n in map(whole_number, ids) if n]
+            rounds.pair_next_round(event, request.user, confirm_missing_decklists=seen)
+        else:
+            STEP_ACTIONS[action](event, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Done: %(step)s.") % {"step": step[1]})
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, event=event, number=number)
+    try:
+        rounds.repair_round(round_, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Round %(round)s paired again; the old pairing is logged.") % {"round": number},
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, event=event, number=number)
+    try:
+        first = event.registrations.get(pk=whole_number(request.POST.get("first")) or 0)
+        second = event.registrations.get(pk=whole_number(request.POST.get("second")) or 0)
+        rounds.swap_players(round_, first, second, request.user, request.POST.get("reason", ""))
+    except Registration.DoesNotExist:
+        messages.error(request, _("Choose the two players to swap."))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Swapped %(first)s and %(second)s.")
+            % {"first": first.display_name, "second": second.display_name},
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def check_in(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.POST.get("all"):
+        ids = list(event.registrations.values_list("pk", flat=True))
+    else:
+        ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
+    changed = services.check_in(event, ids, request.user)
+    # The English has always said "player(s)" for one and many alike.
+    checked = ngettext(
+        "%(count)s player(s) checked in.", "%(count)s player(s) checked in.", changed
+    )
+    messages.success(request, checked % {"count": changed})
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    try:
+        services.drop_player(event, registration, request.user, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("%(player)s is dropped from the next round.") % {"player": registration.display_name},
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
+    username = request.POST.get("username", "")
+    name = request.POST.get("name", "").strip()
+    try:
+        registration = services.add_late_entry(event, request.user, username=username, name=name)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, services.entry_added_text(registration))
+    return redirect("tournaments:manage", event.pk)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    fields = Reader(request.POST)
+    table = fields.integer("table", required=False, message=services.table_pin_rule())
+    try:
+        fields.check()
+        services.pin_table(event, registration, table, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, _("%(player)s: table pin saved.") % {"player": registration.display_name}
+        )
+    return redirect("tournaments:manage", event.pk)
+
+
+DASHBOARD_PARTS = {
+    "status": "tournaments/_manage_status.html",
+    "tables": "tournaments/_manage_tables.html",  # the rows alone (live.js)
+    "round_tables": "tournaments/_manage_round_tables.html",  # search box and pages (htmx)
+    "players": "tournaments/_manage_players.html",
+    "swap": "tournaments/_manage_swap.html",
+}
+
+
+# What each part needs (``""``: the whole page); an unknown part is the whole page.
+DASHBOARD_CONTEXT = defaultdict(
+    lambda: _dashboard_page,
+    {
+        "status": _dashboard_status,
+        "tables": _dashboard_tables,
+        "round_tables": _dashboard_tables,
+        "players": _dashboard_players,
+        "swap": _dashboard_swap,
+    },
+)

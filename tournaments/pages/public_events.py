@@ -1,0 +1,63 @@
+"""Anyone's event pages: the home page, the list of events, one event's page.
+
+Thin: they read, check roles, and call services.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.event import next_step as event_state
+from tournaments.event.roles import (
+    ORGANISER,
+    has_role,
+    roles_in,
+    visible_event_or_404,
+)
+from tournaments.models import Event, Registration
+from tournaments.pages.parts import with_counts
+from tournaments.record.placings import event_placings
+from tournaments.record.rounds import swiss_round_count
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The site's front page: the next events the visitor may see."""
+    upcoming = Event.objects.visible_to(request.user).order_by("date")[:6]
+    return render(request, "home.html", {"upcoming": upcoming})
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = with_counts(Event.objects.visible_to(request.user))
+    return render(request, "tournaments/event_list.html", {"events": events})
+
+
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = visible_event_or_404(request.user, event_id)
+    roles = roles_in(request.user, event)
+    registration = (
+        Registration.objects.filter(event=event, user=request.user).first()
+        if request.user.is_authenticated
+        else None
+    )
+    context = {
+        "event": event,
+        "roles": roles,
+        "is_organiser": has_role(request.user, event, ORGANISER),
+        "registration": registration,
+        "players": event.registrations.filter(status=Registration.Status.REGISTERED)
+        .select_related("user")
+        .count(),
+        "waiting": event.registrations.filter(status=Registration.Status.WAITLISTED).count(),
+        "swiss_rounds": swiss_round_count(event),
+        "winner": _winner(event),
+        "where_it_stands": event_state.public_note(event),
+    }
+    return render(request, "tournaments/event_detail.html", context)
+
+
+def _winner(event: Event) -> dict | None:
+    """The decided winner's placings row, for the event page (None before the end)."""
+    if event.status not in (Event.Status.RUNNING, Event.Status.FINISHED):
+        return None
+    return event_placings(event).winner

@@ -1,0 +1,476 @@
+"""Match results: a player reports, the opponent confirms, disagreements go to judges,
+and staff may enter or correct any result, every change kept.
+
+A result is given as game wins and draws ("2-1-0": 2 wins for the first player,
+1 for the second, 0 drawn games); ``match_games`` turns it into the games a match
+row keeps and back. What penalties do to results is in ``penalty_results``; both
+write every change as a ``ResultChange``.
+"""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
+from tournaments import live
+from tournaments.models import (
+    Event,
+    Match,
+    MatchClaim,
+    Registration,
+    ResultChange,
+    Round,
+)
+from tournaments.record.match_games import InvalidResult, MatchGames, Score, check_score
+from tournaments.record.standings import results_changed
+from web.errors import ServiceError
+from web.inputs import limited, whole_number
+
+
+def parse_score(text: str) -> Score:
+    """The score typed as "2-1" or "1-1-1", refused with a message if it is none."""
+    try:
+        return Score.parse(text)
+    except InvalidResult as exc:
+        raise ServiceError(str(exc), "score") from None
+
+
+def score_from_player(match: Match, reporter: Registration, score: Score) -> Score:
+    """The match's score from one player's report: players type their own wins first,
+    so the second player's "2-1" is the match's 1-2."""
+    return score.swapped() if reporter.pk == match.player_b_id else score
+
+
+def validate_score(score: Score, match_format: str, top_cut: bool = False) -> None:
+    """A score the format allows (see ``match_games.check_score``)."""
+    try:
+        check_score(score, match_format, top_cut)
+    except InvalidResult as exc:
+        raise ServiceError(str(exc), "score") from None
+
+
+def games_of(match: Match) -> MatchGames:
+    """The match's games as a value: its score, winner and forced games."""
+    return MatchGames.of(match)
+
+
+def check_forced_games(games: MatchGames, match: Match) -> None:
+    """A result must count the games penalties decided (905.1, 903.1b, 203.1)."""
+    uncounted = games.uncounted_forced_game()
+    if uncounted is not None:
+        loser = match.player_b if uncounted.winner == match.player_a_id else match.player_a
+        raise ServiceError(
+            _(
+                "Game %(game)s was a %(penalty)s for %(player)s (a penalty): "
+                "the score must count it."
+            )
+            % {
+                "game": uncounted.game,
+                "penalty": CONSEQUENCE_NAMES[GAME_LOSS],
+                "player": loser.display_name,
+            },
+            "score",
+        )
+
+
+def share_round_state(event_id: int) -> None:
+    """Hold the event so its rounds cannot close or be paired under a report in flight,
+    without making other reports wait.
+
+    On PostgreSQL this is ``FOR KEY SHARE`` on the event row: any number of reports hold
+    it at once, while closing, pairing and penalties (``SELECT … FOR UPDATE`` on the same
+    row) wait for those in flight, and reports arriving meanwhile wait for them and then
+    see the round closed. It also lets a report move the event's results version (an
+    ``UPDATE`` of a non-key column) while others hold it. Elsewhere the ORM's row lock is
+    asked for (on SQLite that is nothing: the database lets one write at a time anyway).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR KEY SHARE", [event_id]
+            )
+    else:
+        Event.objects.select_for_update().filter(pk=event_id).first()
+
+
+def locked_match(match: Match) -> Match:
+    """The match, locked after its event (so closing a round waits for a report in flight).
+
+    Lock order, everywhere: the event (shared here, exclusive when closing, pairing or
+    penalising), then the match, then a player. The players and their accounts come in
+    the same query: the API answers with their names, and at a 512-player round's last
+    minute every saved query counts. Only the match row is locked (``of``).
+    """
+    share_round_state(match.round.event_id)
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event", "player_a__user", "player_b__user")
+        .get(pk=match.pk)
+    )
+
+
+def _check_open(match: Match) -> None:
+    if match.is_bye:
+        raise ServiceError(_("A bye needs no result."))
+    if match.round.status == Round.Status.CLOSED:
+        raise ServiceError(
+            _("Round %(round)s is closed: ask a judge to correct it.")
+            % {"round": match.round.number}
+        )
+
+
+def _check_not_disputed(match: Match) -> None:
+    """A disputed match waits for a judge: no player's word changes it any more."""
+    if match.status == Match.Status.DISPUTED:
+        raise ServiceError(
+            _(
+                "A judge has been called to table %(table)s: "
+                "only a judge can change this result now."
+            )
+            % {"table": match.table}
+        )
+
+
+def _check_player(match: Match, player: Registration, doing: str) -> None:
+    if player.pk not in (match.player_a_id, match.player_b_id):
+        refusals = {
+            "report": _("Only the two players of a match may report its result."),
+            "confirm": _("Only the two players of a match may confirm its result."),
+            "dispute": _("Only the two players of a match may dispute its result."),
+        }
+        raise ServiceError(refusals[doing])
+
+
+def record_claim(
+    match: Match, player: Registration, kind: str, score: Score | None, reason: str = ""
+) -> MatchClaim:
+    """Keep what a player said, ``score`` from the match's side (first player's wins
+    first); the claim keeps it from the player's own side, as they typed it."""
+    own = score_from_player(match, player, score) if score is not None else None
+    return MatchClaim.objects.create(
+        match=match, player=player, kind=kind, score="" if own is None else str(own), reason=reason
+    )
+
+
+def snapshot(match: Match) -> dict:
+    """What a ResultChange keeps of the result before and after."""
+    return {
+        "status": match.status,
+        "games": list(match.games),
+        "score": games_of(match).score_text(),
+    }
+
+
+def log_change(
+    match: Match, actor, action: str, before: dict, reason: str = "", source: str = ""
+) -> ResultChange:
+    """Keep one change of the match's result: who, what it was, what it is now, and why.
+
+    Every result change comes through here, so here the cached standings learn of it
+    and the event's followers are told (on commit).
+    """
+    live.announce_result(match, before)
+    change = ResultChange.objects.create(
+        match=match,
+        changed_by=actor,
+        action=action,
+        before=before,
+        after=snapshot(match),
+        reason=reason,
+        source=source,
+    )
+    match.latest_change_id = change.pk
+    # Last: moving the version locks the event row until commit, so concurrent
+    # reports wait for each other only for that instant, not their whole transaction.
+    results_changed(match.round.event_id)
+    return change
+
+
+@transaction.atomic
+def report_result(match: Match, reporter: Registration, score: Score, actor) -> Match:
+    """A player reports; the same report from the opponent confirms, a different one disputes.
+
+    ``score`` is the match's (first player's wins first: see ``score_from_player``).
+    Every report is kept as the reporter's claim, the one that disputes too.
+    """
+    match = locked_match(match)
+    _check_open(match)
+    _check_player(match, reporter, "report")
+    _check_not_disputed(match)
+    validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
+    if match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
+        raise ServiceError(_("This result is already confirmed: ask a judge to change it."))
+    before = snapshot(match)
+    games = games_of(match).with_score(score)
+    check_forced_games(games, match)
+    if match.status == Match.Status.PENDING or match.reported_by_id == reporter.pk:
+        match.status = Match.Status.REPORTED
+        match.reported_by = reporter
+        match.reported_games = games.stored()
+        match.games = games.stored()
+        action = "report"
+    elif games.same_result(_reported(match)):
+        match.status = Match.Status.CONFIRMED
+        match.games = games.stored()
+        action = "confirm"
+    else:
+        match.status = Match.Status.DISPUTED
+        action = "dispute"
+    match.save(update_fields=["status", "reported_by", "reported_games", "games"])
+    record_claim(match, reporter, action, score)
+    log_change(match, actor, action, before)
+    return match
+
+
+def _reported(match: Match) -> MatchGames:
+    """The games the first report gave."""
+    return MatchGames(match.player_a_id, match.player_b_id, tuple(match.reported_games))
+
+
+@transaction.atomic
+def confirm_result(match: Match, confirmer: Registration, actor) -> Match:
+    """The opponent of the reporting player agrees with the report."""
+    match = locked_match(match)
+    _check_open(match)
+    _check_player(match, confirmer, "confirm")
+    _check_not_disputed(match)
+    if match.status != Match.Status.REPORTED:
+        raise ServiceError(_("There is no reported result to confirm."))
+    if confirmer.pk == match.reported_by_id:
+        raise ServiceError(_("Your opponent must confirm the result you reported."))
+    before = snapshot(match)
+    match.status = Match.Status.CONFIRMED
+    match.games = _reported(match).stored()
+    match.save(update_fields=["status", "games"])
+    record_claim(match, confirmer, MatchClaim.Kind.CONFIRM, games_of(match).score)
+    log_change(match, actor, "confirm", before)
+    return match
+
+
+@transaction.atomic
+def dispute_result(
+    match: Match,
+    disputer: Registration,
+    actor,
+    reason: str = "",
+    score: Score | None = None,
+) -> Match:
+    """The opponent disagrees with the report: the match goes to the judges' queue.
+
+    ``score`` is what the disputing player says it was, their own wins first (as they
+    type it), checked like any report; the judge reads it next to the report.
+    """
+    limited("reason", reason)
+    match = locked_match(match)
+    _check_open(match)
+    _check_player(match, disputer, "dispute")
+    _check_not_disputed(match)
+    if match.status != Match.Status.REPORTED or disputer.pk == match.reported_by_id:
+        raise ServiceError(_("Only the opponent of the reporting player may dispute a report."))
+    claimed = None
+    if score is not None:
+        top_cut = match.round.kind == Round.Kind.TOP_CUT
+        validate_score(score, match.round.event.match_format, top_cut)
+        claimed = score_from_player(match, disputer, score)
+        check_forced_games(games_of(match).with_score(claimed), match)
+    before = snapshot(match)
+    match.status = Match.Status.DISPUTED
+    match.save(update_fields=["status"])
+    record_claim(match, disputer, MatchClaim.Kind.DISPUTE, claimed, reason)
+    log_change(match, actor, "dispute", before, reason)
+    return match
+
+
+def reason_needed(match: Match, games: MatchGames) -> str | None:
+    """Why staff entering ``games`` must give a reason, or None when they need not.
+
+    A closed round, a dispute, and a result other than the one the players reported
+    or confirmed: each overrides what someone relied on, so the log must say why.
+    """
+    if match.round.status == Round.Status.CLOSED:
+        return _("Round %(round)s is closed: give a reason for the correction.") % {
+            "round": match.round.number
+        }
+    if match.status == Match.Status.DISPUTED:
+        return _("Settling a dispute overrides a player's report: give a reason.")
+    players_said = match.status in (Match.Status.REPORTED, Match.Status.CONFIRMED)
+    if players_said and not games.same_result(games_of(match)):
+        score = games_of(match).score_text()
+        if match.status == Match.Status.REPORTED:
+            reporter = next(p for p in match.players() if p.pk == match.reported_by_id)
+            return _(
+                "%(player)s reported %(score)s: give a reason for entering another result."
+            ) % {"player": reporter.display_name, "score": score}
+        return _("The players confirmed %(score)s: give a reason for entering another result.") % {
+            "score": score
+        }
+    return None
+
+
+def _entry_action(before: dict, closed: bool) -> str:
+    if before["status"] == Match.Status.DISPUTED:
+        return "settle"
+    return "correct" if closed or before["games"] else "enter"
+
+
+# What a person's change was, in a word (a penalty's change is named by its consequence).
+CHANGE_VERBS = {
+    "report": _lazy("reported"),
+    "confirm": _lazy("confirmed"),
+    "dispute": _lazy("disputed"),
+    "settle": _lazy("settled"),
+    "enter": _lazy("entered"),
+    "correct": _lazy("corrected"),
+}
+
+
+def change_verb(change: ResultChange) -> str:
+    """The change in a few words ("settled", "Game Loss given"), for the stale refusal."""
+    verb = CHANGE_VERBS.get(change.action)
+    if verb is not None:
+        return str(verb)
+    consequence = change.action.removeprefix("undo_")
+    if consequence in CONSEQUENCE_NAMES:
+        values = {"penalty": CONSEQUENCE_NAMES[consequence]}
+        if change.action.startswith("undo_"):
+            return _("%(penalty)s taken back") % values
+        return _("%(penalty)s given") % values
+    return change.action.replace("_", " ")
+
+
+def result_version(match: Match) -> int:
+    """The version of the match's result: the id of its latest ``ResultChange``, 0 if none.
+
+    A judge's form and an API client send back the version they saw, so an entry made on
+    a result someone else changed meanwhile is refused (``StaleResult``) instead of
+    silently overwriting it. The services leave it on the match they return
+    (``latest_change_id``), and listings annotate it (``models.with_result_versions``),
+    so reading it costs no query there.
+    """
+    known = getattr(match, "latest_change_id", None)
+    if known is not None:
+        return known
+    latest = match.changes.order_by("-pk").values_list("pk", flat=True).first()
+    match.latest_change_id = latest or 0
+    return match.latest_change_id
+
+
+def version_from_form(raw: str | None) -> int | None:
+    """The version a staff form was drawn with (its hidden ``version``); None if none."""
+    return whole_number(raw) if raw else None
+
+
+class StaleResult(ServiceError):
+    """An entry made on a result that changed since it was seen: says what changed."""
+
+    status = 409
+
+    def __init__(self, message: str, match: Match):
+        super().__init__(message, "version")
+        self.match = match
+
+
+class AnyVersion:
+    """For callers that entered no version because they saw none (the world builder)."""
+
+
+ANY_VERSION = AnyVersion()
+
+
+def _check_version(match: Match, seen: int | AnyVersion | None) -> None:
+    """Refuse an entry made on another version of the result than the current one."""
+    if isinstance(seen, AnyVersion):
+        return
+    current = result_version(match)
+    if seen is None and current:
+        raise ServiceError(
+            _(
+                "Send the version of the result you saw (it is now %(version)s), so that "
+                "your entry cannot overwrite a change you have not seen."
+            )
+            % {"version": current},
+            "version",
+        )
+    if seen is not None and seen != current:
+        raise StaleResult(what_changed(match, current), match)
+
+
+def _result_words(match: Match) -> str:
+    """The result as the table page reads it: "Ada 2-1 Bea" (no result yet: "—")."""
+    score = games_of(match).score_text()
+    if not score or match.player_b is None:
+        return "—"
+    return f"{match.player_a.display_name} {score} {match.player_b.display_name}"
+
+
+def what_changed(match: Match, current: int) -> str:
+    """The latest change in a sentence: what, by whom, when, and the result it left."""
+    change = ResultChange.objects.select_related("changed_by").filter(pk=current).first()
+    if change is None:  # the version seen is newer than any: it cannot be the current one
+        return _("The result changed since you saw it: look again before deciding.")
+    values = {
+        "verb": change_verb(change),
+        "who": change.changed_by.get_username() if change.changed_by else _("the system"),
+        "time": date_format(timezone.localtime(change.changed_at), "H:i"),
+        "result": _result_words(match),
+        "status": match.get_status_display(),
+    }
+    if change.reason:
+        values["reason"] = change.reason
+        return (
+            _(
+                "The result changed since you saw it: %(verb)s by %(who)s at %(time)s "
+                "(%(reason)s). It is now %(result)s (%(status)s): look again before deciding."
+            )
+            % values
+        )
+    return (
+        _(
+            "The result changed since you saw it: %(verb)s by %(who)s at %(time)s. "
+            "It is now %(result)s (%(status)s): look again before deciding."
+        )
+        % values
+    )
+
+
+@transaction.atomic
+def enter_result(
+    match: Match,
+    score: Score,
+    actor,
+    reason: str = "",
+    *,
+    seen_version: int | AnyVersion | None = ANY_VERSION,
+) -> Match:
+    """Staff enter or correct a result, in any state, or settle a dispute.
+
+    A reason is required where the entry overrides what the players said, or a closed
+    round (``reason_needed``): the API, the match page and the judge's table page all
+    come here, so they all follow that one rule. People's entries name the version of the
+    result they saw (``seen_version``, None for none): when it is not the current one the
+    entry is refused with what changed, so of two judges settling one dispute the second
+    learns the first's decision instead of overwriting it. ``None`` is accepted only while
+    the result has no change yet.
+    """
+    limited("reason", reason)
+    match = locked_match(match)
+    if match.is_bye:
+        raise ServiceError(_("A bye needs no result."))
+    _check_version(match, seen_version)
+    validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
+    games = games_of(match).with_score(score)
+    check_forced_games(games, match)
+    missing_reason = reason_needed(match, games)
+    if missing_reason and not reason.strip():
+        raise ServiceError(missing_reason, "reason")
+    closed = match.round.status == Round.Status.CLOSED
+    before = snapshot(match)
+    match.games = games.stored()
+    match.status = Match.Status.FINAL
+    match.save(update_fields=["games", "status"])
+    log_change(match, actor, _entry_action(before, closed), before, reason)
+    return match
