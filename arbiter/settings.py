@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "channels",
     "live",
     "push",
+    "backups",
 ]
 
 MIDDLEWARE = [

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from judging.models import JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
-from tournaments import live
+from tournaments import signals
 from tournaments.clock import extensions as clock
 from tournaments.event.roles import JUDGE, ORGANISER, has_role
 from tournaments.models import Event, Match, Round
@@ -130,7 +130,13 @@ def open_call(
 def _announce(call: JudgeCall) -> None:
     """A call made or answered changes the judges' queue."""
     number = call.round.number if call.round_id else None
-    live.announce_queue(call.event_id, live.QUEUE_CALL, number, call.table)
+    signals.send_on_commit(
+        signals.call_changed,
+        JudgeCall,
+        event_id=call.event_id,
+        round_number=number,
+        table=call.table,
+    )
 
 
 def _locked(call: JudgeCall) -> JudgeCall:

@@ -39,6 +39,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine import adjudicate
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, INFRACTIONS, MATCH_LOSS
+from tournaments import signals
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.record.match_games import InvalidResult, MatchGames, check_game_reached
 from tournaments.results import penalties as penalty_results
@@ -378,6 +379,7 @@ def issue_penalty(
     )
     reconcile(match, player, judge)
     penalty.refresh_from_db()
+    _announce(penalty)
     return penalty
 
 
@@ -396,7 +398,20 @@ def void_penalty(penalty: Penalty, judge, reason: str) -> list[str]:
     penalty.void_reason = reason.strip()
     penalty.save(update_fields=["voided_at", "voided_by", "void_reason"])
     why = f"{_infraction(penalty)} voided: {penalty.void_reason}"  # logged: English
-    return reconcile(penalty.match, penalty.player, judge, why)
+    by_hand = reconcile(penalty.match, penalty.player, judge, why)
+    _announce(penalty)
+    return by_hand
+
+
+def _announce(penalty: Penalty) -> None:
+    """Tell the other apps, once this commits, that the penalty was issued or voided."""
+    signals.send_on_commit(
+        signals.penalty_changed,
+        Penalty,
+        event_id=penalty.event_id,
+        penalty_id=penalty.pk,
+        voided=penalty.is_void,
+    )
 
 
 def reconcile(match: Match | None, player: Registration, judge=None, why: str = "") -> list[str]:

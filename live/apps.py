@@ -7,6 +7,7 @@ class LiveConfig(AppConfig):
     verbose_name = _lazy("Live updates")
 
     def ready(self) -> None:
-        from live import access
+        from live import access, listeners
 
         access.connect_listeners()  # open sockets re-checked when rights change
+        listeners.connect()  # the notices of each change (live-updates.md)

@@ -1,8 +1,9 @@
 """Telling players' closed phones their seat when a round is paired (Web Push).
 
-``push_pairings`` is called by the service that publishes a round's pairings, inside its
-transaction; the messages leave from a Celery task once the pairing is committed (never
-for a rolled-back one), so pairing a round never waits for a push service.
+``push_pairings`` is called when a round's pairings are published (``push.listeners``
+hears ``tournaments.signals.round_paired`` once the pairing has committed); the messages
+leave from a Celery task, queued after commit (never for a rolled-back one), so pairing a
+round never waits for a push service.
 """
 
 from __future__ import annotations

@@ -8,6 +8,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from tournaments import signals  # noqa: F401  (signals: its receivers)
-        from tournaments.clock import time_up as time_up_clock
+        from tournaments.clock import time_up
 
-        time_up_clock.start_if_asked()
+        time_up.start_if_asked()

@@ -1,9 +1,16 @@
-"""What tournaments announce to the other apps: who may follow an event changed.
+"""What tournaments announce to the other apps: each change, once, after it commits.
 
-Side effects of a change are listeners of a signal (design.md); tournaments imports none
-of them. Each signal below is sent once per changed row, after the change commits (never
-for a rolled-back one), whichever code made it: a service, the admin, a cascade of a
-deletion. The receivers at the bottom watch tournaments' own rows to send them.
+These are the event's domain signals (docs/architecture.md, "Signals"). Each is a
+constant below whose docstring says when it fires, who sends it and its keyword
+arguments. Side effects of a change are listeners in their own app's ``ready()``: live
+notices (``live.listeners``), Web Push (``push.listeners``), round-close backups
+(``backups.listeners``), and in a later issue webhooks. Nothing in ``tournaments``
+imports them.
+
+Every signal is sent once per change after it commits (never for a rolled-back one):
+the services send theirs with :func:`send_on_commit` from the one function that makes
+the change; the receivers at the bottom watch tournaments' own rows for the account and
+status changes, whichever code made them (a service, the admin, a cascade).
 
 A listener that raises is logged here; the change stands and the other listeners still
 hear it.
@@ -21,6 +28,86 @@ from django.dispatch import Signal, receiver
 from tournaments.models import Event, EventRole, Registration
 
 logger = logging.getLogger(__name__)
+
+# -- Rounds ---------------------------------------------------------------------------
+
+round_paired = Signal()
+"""A round's pairings were published or changed.
+
+Keyword arguments: ``event_id``, ``round_id``, ``round_number`` (ints); ``how``: one of
+:data:`PAIRED` (a new Swiss or top-cut round), :data:`CUT` (the top cut's first round:
+the event is now in its top cut), :data:`REPAIRED` or :data:`SWAPPED`; ``match_ids``
+(tuple of ints): the tables whose seats are new, every table of the round but for a
+swap's two. Sender: ``Round``. Sent by ``tournaments.rounds.services`` (pair_next_round,
+repair_round, swap_players, start_top_cut, advance_top_cut).
+"""
+PAIRED, CUT, REPAIRED, SWAPPED = "paired", "cut", "repaired", "swapped"
+
+round_status_changed = Signal()
+"""A round has a new status: paired (a new round, after its :data:`round_paired`),
+started (its clock set) or closed.
+
+Keyword arguments: ``event_id``, ``round_id``, ``round_number`` (ints); ``status``: the
+round's new ``Round.Status``. Sender: ``Round``. Sent by ``tournaments.rounds.services``
+(pair_next_round, start_top_cut, advance_top_cut, start_round, close_round).
+"""
+
+# -- Results and the clock ------------------------------------------------------------
+
+result_changed = Signal()
+"""A match's result changed: reported, confirmed, disputed, entered or corrected by
+staff, or changed by a penalty or its voiding.
+
+Keyword arguments: ``event_id``, ``match_id``, ``change_id`` (the ``ResultChange`` that
+logs it) (ints); ``status_before`` (the match's ``Match.Status`` before the change).
+Sender: ``Match``. Sent by ``tournaments.results.services.log_change``, which every
+result service calls once per change.
+"""
+
+extension_changed = Signal()
+"""A table's time extension was granted, changed or removed.
+
+Keyword arguments: ``event_id``, ``match_id`` (ints); ``minutes``: the table's standing
+total. Sender: ``Match``. Sent by ``tournaments.clock.extensions``.
+"""
+
+time_ran_out = Signal()
+"""A table still playing ran out of time (the round's time and its extensions).
+
+Keyword arguments: ``event_id``, ``round_number``, ``table`` (ints). Sender: ``Match``.
+Sent once per table and end of time by ``tournaments.clock.time_up.tell_time_up`` (Celery
+beat, or the venue's own clock thread); no transaction: it is sent as it is found.
+"""
+
+# -- Judges ---------------------------------------------------------------------------
+
+call_changed = Signal()
+"""A judge call was made or answered: the judges' queue changed.
+
+Keyword arguments: ``event_id`` (int); ``round_number`` and ``table`` (ints, or None for a
+call from no table). Sender: the call's model. Sent by ``judging.calls``.
+"""
+
+# -- Penalties ------------------------------------------------------------------------
+
+penalty_changed = Signal()
+"""A penalty was issued or voided.
+
+Keyword arguments: ``event_id``, ``penalty_id`` (ints); ``voided`` (bool: False when
+issued). Sender: the penalty's model. Sent by ``judging.penalties`` (issue_penalty,
+void_penalty): judging owns penalties, tournaments owns the announcement.
+"""
+
+# -- Entries and the event ------------------------------------------------------------
+
+entry_changed = Signal()
+"""A player entered the event (registered, or entered late), dropped, or checked in.
+
+Keyword arguments: ``event_id``, ``registration_id`` (ints); ``what``: one of
+:data:`ENTERED`, :data:`DROPPED`, :data:`CHECKED_IN`. Sender: ``Registration``. Sent by
+``tournaments.event.services`` (register, enter_late, drop, check_in).
+"""
+ENTERED, DROPPED, CHECKED_IN = "entered", "dropped", "checked_in"
 
 role_changed = Signal()
 """An account's organiser or judge role in an event was granted or removed.
@@ -45,13 +132,19 @@ Keyword arguments: ``event_id`` (int), ``status`` and ``previous`` (``Event.Stat
 values). Sender: ``Event``. Not sent for a new event.
 """
 
-# What a row held before this save (set by pre_save, read by post_save).
-_BEFORE = "_announced_before"
-
 
 def send_on_commit(signal: Signal, sender: type, **arguments) -> None:
     """Send ``signal`` once the current transaction commits (now, outside one)."""
     transaction.on_commit(functools.partial(_send, signal, sender, arguments), robust=True)
+
+
+def send_now(signal: Signal, sender: type, **arguments) -> None:
+    """Send ``signal`` at once, for a change with no transaction (a clock running out)."""
+    _send(signal, sender, arguments)
+
+
+# What a row held before this save (set by pre_save, read by post_save).
+_BEFORE = "_announced_before"
 
 
 def _send(signal: Signal, sender: type, arguments: dict) -> None:

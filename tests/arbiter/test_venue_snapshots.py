@@ -14,9 +14,9 @@ from django.db import connection
 from django.test import Client
 
 from accounts.tokens import issue_token
+from backups import snapshots
 from tests.arbiter.test_venue import not_owner_only
 from tests.conftest import play_out
-from tournaments import snapshots
 from tournaments.interchange import FORMAT, check_document
 from tournaments.models import Round
 from tournaments.rounds import services as rounds
@@ -130,7 +130,7 @@ def test_a_backup_that_cannot_be_written_never_stops_the_round_closing(
     blocked.write_text("a file where the folder should be")
     settings.ARBITER_BACKUP_DIR = str(blocked / "backups")
     world = make_world(4)
-    with caplog.at_level(logging.ERROR, logger="tournaments.snapshots"):
+    with caplog.at_level(logging.ERROR, logger="backups.snapshots"):
         close(world.round, organiser)
     world.round.refresh_from_db()
     assert world.round.status == Round.Status.CLOSED

@@ -209,7 +209,7 @@ def test_with_push_on_a_granted_phone_subscribes_with_the_sites_key(
 def test_over_the_socket_a_pairing_and_a_report_reach_open_phones_within_two_seconds(
     browser, asgi_server, world
 ):
-    """The real notices (tournaments.live) through the real socket, nothing refreshed by
+    """The real notices (live.listeners) through the real socket, nothing refreshed by
     the test: the pairing shows as the banner, the opponent's page shows the report."""
     contexts = []
 

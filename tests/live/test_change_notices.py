@@ -9,8 +9,8 @@ from django.utils import timezone
 from judging import calls
 from live import notify
 from tests.conftest import play_out
-from tournaments import live
 from tournaments.clock import extensions as clock
+from tournaments.clock import time_up
 from tournaments.event import services
 from tournaments.models import Event, Round
 from tournaments.record.match_games import Score
@@ -106,16 +106,16 @@ def test_time_up_is_told_once_per_table_still_playing_and_again_after_an_extensi
     clock.grant_extension(world.table(2), 5, "deck check", world.judge)
     staff = notify.staff_group(world.event.pk)
     sent.clear()
-    assert live.announce_time_up(round_.ends_at - datetime.timedelta(seconds=1)) == 0
-    assert live.announce_time_up(round_.ends_at) == 1  # table 2 has 5 more minutes, 3 is done
+    assert time_up.tell_time_up(round_.ends_at - datetime.timedelta(seconds=1)) == 0
+    assert time_up.tell_time_up(round_.ends_at) == 1  # table 2 has 5 more minutes, 3 is done
     assert sent.summary() == [(staff, "queue", {"kind": "time", "round": 1, "table": 1})]
     sent.clear()
-    assert live.announce_time_up(round_.ends_at + datetime.timedelta(minutes=1)) == 0
-    assert live.announce_time_up(round_.ends_at + datetime.timedelta(minutes=5)) == 1
+    assert time_up.tell_time_up(round_.ends_at + datetime.timedelta(minutes=1)) == 0
+    assert time_up.tell_time_up(round_.ends_at + datetime.timedelta(minutes=5)) == 1
     assert sent.summary() == [(staff, "queue", {"kind": "time", "round": 1, "table": 2})]
     clock.grant_extension(world.table(2), 1, "another ruling", world.judge)
     sent.clear()
-    assert live.announce_time_up(round_.ends_at + datetime.timedelta(minutes=6)) == 1
+    assert time_up.tell_time_up(round_.ends_at + datetime.timedelta(minutes=6)) == 1
     assert sent.summary() == [(staff, "queue", {"kind": "time", "round": 1, "table": 2})]
 
 

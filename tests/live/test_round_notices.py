@@ -1,8 +1,5 @@
 """The round lifecycle's notices (live-updates.md): pairings, round, my_match, event."""
 
-import sys
-import types
-
 import pytest
 from django.db import transaction
 
@@ -103,10 +100,10 @@ def test_a_refused_or_rolled_back_change_sends_nothing(make_world, sent):
 
 
 def test_the_pairing_is_handed_to_web_push_where_it_is_installed(make_world, sent, monkeypatch):
+    from push import listeners
+
     pushed = []
-    announce = types.ModuleType("push.announce")
-    announce.push_pairings = lambda round_: pushed.append(round_.pk)
-    monkeypatch.setitem(sys.modules, "push.announce", announce)
+    monkeypatch.setattr(listeners, "push_pairings", lambda round_: pushed.append(round_.pk))
     world = make_world(4, paired=False)
     round_ = rounds.pair_next_round(world.event, world.organiser)
     assert pushed == [round_.pk]

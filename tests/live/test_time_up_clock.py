@@ -38,11 +38,9 @@ def test_the_clock_thread_tells_the_judges_of_tables_out_of_time(make_world, sen
 
 
 def test_a_failed_check_is_logged_and_the_clock_goes_on(monkeypatch, caplog):
-    from tournaments import live
-
     def broken(*args, **kwargs):
         raise RuntimeError("database gone")
 
-    monkeypatch.setattr(live, "announce_time_up", broken)
+    monkeypatch.setattr(time_up_clock, "tell_time_up", broken)
     assert time_up_clock.check_once() == 0
     assert "time-up check failed" in caplog.text

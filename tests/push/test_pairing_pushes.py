@@ -123,7 +123,7 @@ def test_without_vapid_keys_nothing_is_queued_or_sent(
 def test_pairing_a_round_pushes_each_subscribed_players_seat(
     service, vapid, make_world, eager_tasks, django_capture_on_commit_callbacks
 ):
-    """The pairing service itself hands the round to Web Push (tournaments.live)."""
+    """Pairing a round reaches Web Push: push listens to ``tournaments.signals.round_paired``."""
     world = make_world(["Ada Lovelace", "Grace Hopper"], paired=False)
     ada = world.registrations[0]
     phone = phone_of(service, ada.user, "ada")

@@ -369,7 +369,7 @@ def test_only_the_offer_services_merge_a_walk_in():
         for path in (root / folder).rglob("*.py")
         if "merge_walk_in(" in path.read_text(encoding="utf-8")
     ]
-    assert callers == ["tournaments/entry_offers.py"]
+    assert callers == ["tournaments/event/entry_offers.py"]
 
 
 # --- drafts -------------------------------------------------------------------------------

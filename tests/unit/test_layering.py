@@ -17,8 +17,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 APPS = (
-    "accounts", "tournaments", "decks", "judging", "rulebook", "printing", "series",
-    "live", "push", "backups",
+    "accounts",
+    "tournaments",
+    "decks",
+    "judging",
+    "rulebook",
+    "printing",
+    "series",
+    "live",
+    "push",
+    "backups",
 )  # fmt: skip  (``arbiter`` is the project: settings, the Celery app, the demo)
 
 FORBIDDEN = {

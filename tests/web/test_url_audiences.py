@@ -25,7 +25,9 @@ ADMIN_PREFIX = "admin/"
 
 # Views in an organiser or staff module that a login alone lets in, each deciding itself.
 LOGIN_ONLY = {
-    "tournaments.pages.organiser_events.event_create": "its creator becomes the event's first organiser",
+    "tournaments.pages.organiser_events.event_create": (
+        "its creator becomes the event's first organiser"
+    ),
     "tournaments.pages.judge_console.judge_console": "lists only the events the user judges",
     "rulebook.views.ruling_page": "_check_judge: an organiser or judge of any event",
     "rulebook.views.ruling_result": "_check_judge: an organiser or judge of any event",

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournaments import live
+from tournaments import signals
 from tournaments.models import Event, EventLog, Match, Round, TimeExtension
 from tournaments.results.services import games_of
 from web.errors import ServiceError
@@ -106,7 +106,13 @@ def _standing_total(match: Match) -> int:
 def _keep_total(match: Match) -> None:
     match.extension_minutes = _standing_total(match)
     match.save(update_fields=["extension_minutes"])
-    live.announce_extension(match)
+    signals.send_on_commit(
+        signals.extension_changed,
+        Match,
+        event_id=match.round.event_id,
+        match_id=match.pk,
+        minutes=match.extension_minutes,
+    )
 
 
 def _log(extension: TimeExtension, match: Match, actor, action: str, reason: str) -> None:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tournaments import live
+from tournaments import signals
 from tournaments.event import entry_offers
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.record.standings import results_changed
@@ -132,8 +132,6 @@ def update_event(event: Event, actor, **fields: Any) -> Event:
     if changed:
         event.save(update_fields=changed)
         EventLog.objects.create(event=event, actor=actor, action="edit", data={"fields": changed})
-        if "status" in changed:
-            live.announce_event(event)
     return event
 
 
@@ -153,8 +151,11 @@ def register_player(event: Event, user) -> Registration:
     if existing:
         existing.status = status
         existing.save(update_fields=["status"])
-        return existing
-    return Registration.objects.create(event=event, user=user, status=status)
+        registration = existing
+    else:
+        registration = Registration.objects.create(event=event, user=user, status=status)
+    _announce_entry(registration, signals.ENTERED)
+    return registration
 
 
 @transaction.atomic
@@ -228,9 +229,19 @@ def _last_round_number(event: Event) -> int:
 def check_in(event: Event, registration_ids: list[int], actor) -> int:
     """Mark players present; returns how many were newly checked in."""
     event = Event.objects.select_for_update().get(pk=event.pk)
-    changed = event.registrations.filter(
+    arriving = event.registrations.filter(
         pk__in=registration_ids, status=Registration.Status.REGISTERED, checked_in=False
-    ).update(checked_in=True)
+    )
+    arrived = list(arriving.values_list("pk", flat=True))
+    changed = arriving.update(checked_in=True)
+    for registration_id in arrived:
+        signals.send_on_commit(
+            signals.entry_changed,
+            Registration,
+            event_id=event.pk,
+            registration_id=registration_id,
+            what=signals.CHECKED_IN,
+        )
     if changed:
         EventLog.objects.create(
             event=event, actor=actor, action="check_in", data={"players": changed}
@@ -260,6 +271,7 @@ def drop_player(event: Event, registration: Registration, actor, reason: str = "
         reason=reason,
         data={"player": registration.display_name, "after_round": registration.dropped_after_round},
     )
+    _announce_entry(registration, signals.DROPPED)
     return registration
 
 
@@ -303,6 +315,7 @@ def add_late_entry(event: Event, actor, *, username: str = "", name: str = "") -
         action="late_entry",
         data={"player": registration.display_name, "joined_round": joined},
     )
+    _announce_entry(registration, signals.ENTERED)
     return registration
 
 
@@ -419,3 +432,14 @@ def merge_accounts(duplicate, kept, actor) -> int:
             data={"registration": registration.pk, "from": duplicate.username, "to": kept.username},
         )
     return len(moving)
+
+
+def _announce_entry(registration: Registration, what: str) -> None:
+    """Tell the other apps, once this commits, that a player entered or dropped."""
+    signals.send_on_commit(
+        signals.entry_changed,
+        Registration,
+        event_id=registration.event_id,
+        registration_id=registration.pk,
+        what=what,
+    )

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, GAME_LOSS
-from tournaments import live
+from tournaments import signals
 from tournaments.models import (
     Event,
     Match,
@@ -171,9 +171,8 @@ def log_change(
     """Keep one change of the match's result: who, what it was, what it is now, and why.
 
     Every result change comes through here, so here the cached standings learn of it
-    and the event's followers are told (on commit).
+    and the other apps hear of it once it commits (``signals.result_changed``).
     """
-    live.announce_result(match, before)
     change = ResultChange.objects.create(
         match=match,
         changed_by=actor,
@@ -184,6 +183,14 @@ def log_change(
         source=source,
     )
     match.latest_change_id = change.pk
+    signals.send_on_commit(
+        signals.result_changed,
+        Match,
+        event_id=match.round.event_id,
+        match_id=match.pk,
+        change_id=change.pk,
+        status_before=before["status"],
+    )
     # Last: moving the version locks the event row until commit, so concurrent
     # reports wait for each other only for that instant, not their whole transaction.
     results_changed(match.round.event_id)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pairing import bracket, swiss
-from tournaments import live, snapshots
+from tournaments import signals
 from tournaments.event import next_step as event_state
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.record.history import EventHistory, round_winners
@@ -101,12 +101,11 @@ def pair_next_round(
         round_.pairing_stats = {**round_.pairing_stats, **gate}
         round_.save(update_fields=["pairing_stats"])
     # Pairings first: the notice a room full of players waits for leaves before the rest.
-    live.announce_pairings(round_)
+    _announce_pairing(round_, signals.PAIRED)
     if event.status != Event.Status.RUNNING:
         event.status = Event.Status.RUNNING
-        event.save(update_fields=["status"])
-        live.announce_event(event)
-    live.announce_round(round_)
+        event.save(update_fields=["status"])  # announced by tournaments.signals' receiver
+    _announce_status(round_)
     EventLog.objects.create(
         event=event,
         round_number=number,
@@ -208,7 +207,7 @@ def repair_round(round_: Round, actor, reason: str) -> Round:
         reason=reason.strip(),
         data={"before": before, "after": _pair_list(round_)},
     )
-    live.announce_pairings(round_)
+    _announce_pairing(round_, signals.REPAIRED)
     return round_
 
 
@@ -259,7 +258,7 @@ def swap_players(round_: Round, first: Registration, second: Registration, actor
             "tables": [match_a.table, match_b.table],
         },
     )
-    live.announce_pairings(round_, [match_a, match_b])
+    _announce_pairing(round_, signals.SWAPPED, [match_a.pk, match_b.pk])
 
 
 def _seat_of(round_: Round, registration: Registration) -> tuple[Match, str]:
@@ -295,7 +294,7 @@ def start_round(round_: Round, actor) -> Round:
     EventLog.objects.create(
         event=round_.event, round_number=round_.number, actor=actor, action="start"
     )
-    live.announce_round(round_)
+    _announce_status(round_)
     return round_
 
 
@@ -325,12 +324,10 @@ def close_round(round_: Round, actor) -> Round:
     if round_.started_at is None:
         round_.started_at = round_.closed_at
     round_.save(update_fields=["status", "closed_at", "started_at"])
-    transaction.on_commit(lambda: snapshots.after_round_closed(round_.event_id, round_.number))
     EventLog.objects.create(
         event=round_.event, round_number=round_.number, actor=actor, action="close"
     )
-    live.announce_round(round_)
-    live.announce_standings(round_)
+    _announce_status(round_)
     return round_
 
 
@@ -378,9 +375,8 @@ def start_top_cut(event: Event, actor) -> Round:
         data={"size": event.top_cut},
     )
     results_changed(event)  # the placings now lead with the cut's players
-    live.announce_pairings(round_)
-    live.announce_event(event, live.TOP_CUT)
-    live.announce_round(round_)
+    _announce_pairing(round_, signals.CUT)
+    _announce_status(round_)
     return round_
 
 
@@ -400,7 +396,6 @@ def advance_top_cut(event: Event, actor) -> Round | None:
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])
         EventLog.objects.create(event=event, actor=actor, action="finish")
-        live.announce_event(event)
         return None
     round_ = Round.objects.create(event=event, number=last.number + 1, kind=Round.Kind.TOP_CUT)
     Match.objects.bulk_create(
@@ -410,8 +405,8 @@ def advance_top_cut(event: Event, actor) -> Round | None:
     EventLog.objects.create(
         event=event, round_number=round_.number, actor=actor, action="top_cut_round"
     )
-    live.announce_pairings(round_)
-    live.announce_round(round_)
+    _announce_pairing(round_, signals.PAIRED)
+    _announce_status(round_)
     return round_
 
 
@@ -426,7 +421,6 @@ def finish_event(event: Event, actor) -> Event:
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     EventLog.objects.create(event=event, actor=actor, action="finish")
-    live.announce_event(event)
     return event
 
 
@@ -450,3 +444,30 @@ def next_step(event: Event) -> tuple[str, str] | None:
             _("Pair round %(round)s of the top cut") % {"round": last.number + 1},
         )
     return ("finish", _("Finish the event"))
+
+
+def _announce_pairing(round_: Round, how: str, match_ids: list[int] | None = None) -> None:
+    """Tell the other apps, once this commits, that the round's seats are new (``how``)."""
+    if match_ids is None:
+        match_ids = list(round_.matches.values_list("pk", flat=True))
+    signals.send_on_commit(
+        signals.round_paired,
+        Round,
+        event_id=round_.event_id,
+        round_id=round_.pk,
+        round_number=round_.number,
+        how=how,
+        match_ids=tuple(match_ids),
+    )
+
+
+def _announce_status(round_: Round) -> None:
+    """Tell the other apps, once this commits, the round's status: paired, started, closed."""
+    signals.send_on_commit(
+        signals.round_status_changed,
+        Round,
+        event_id=round_.event_id,
+        round_id=round_.pk,
+        round_number=round_.number,
+        status=round_.status,
+    )

@@ -1,6 +1,4 @@
-"""API clients: each view's permission_classes and
-``tournaments.event.roles.event_for(request, id, *roles)``.
-"""
+"""API clients: each view's permission_classes and event_for(request, id, *roles)."""
 
 from django.urls import path
 

@@ -12,8 +12,9 @@ and the database copy leaves out what would let its reader act as someone: the s
 (live log-ins) and the log-in guard's records (who tried from which address). API keys are
 kept only as digests (``accounts.tokens``), password hashes as Django hashes them.
 
-Both are written after the close commits (``transaction.on_commit`` in
-``rounds.close_round``); a failure is logged and never undoes or blocks the close.
+Both are written after the close commits: ``backups.listeners`` hears
+``tournaments.signals.round_status_changed``; a failure is logged and never undoes or
+blocks the close.
 """
 
 from __future__ import annotations

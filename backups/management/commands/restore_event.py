@@ -1,6 +1,6 @@
 """``manage.py restore_event FILE``: bring an after-round snapshot back as a new event.
 
-The snapshot is an ``arbiter-event/1`` file (``tournaments.snapshots``); it goes through
+The snapshot is an ``arbiter-event/1`` file (``backups.snapshots``); it goes through
 the one importer, so a bad file writes nothing and every problem is listed. The event is
 given to the snapshot's organiser when that account exists here (``--organiser`` names
 another), and its address is printed on the last line.
@@ -13,10 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
+from backups.snapshots import SOURCE_KEY
 from tournaments.interchange import InterchangeError, import_event
 from tournaments.interchange.limits import ImportPolicy
 from tournaments.management.commands import import_event as import_command
-from tournaments.snapshots import SOURCE_KEY
 
 # What a database backup starts with: restoring one is copying a file, not an import.
 DATABASE_MAGIC = {b"SQLite format 3\x00": "an SQLite", b"PGDMP": "a PostgreSQL (pg_dump)"}
