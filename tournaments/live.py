@@ -94,7 +94,7 @@ def announce_standings(round_: Round) -> None:
 
 
 def announce_result(match: Match, before: dict) -> None:
-    """A match's result changed (``before`` as ``results.snapshot`` kept it).
+    """A match's result changed (``before`` as ``results.result_fields`` kept it).
 
     The public hears the table's new status, both players their own match; the judges'
     queue changes when the match goes to or leaves the judges (a dispute), and the
