@@ -287,7 +287,7 @@ def play_round(world: World, reported_by_players: bool = False) -> Round:
         score = score_for(event_format, round_.number, index)
         if reported_by_players:
             a, b = match.player_a, match.player_b
-            results.report_result(match, a, score, a.user)
+            results.report_result(match, a, score, a.user)  # a's own side is the table's
             results.confirm_result(match, b, b.user)
         else:
             results.enter_result(match, score, organiser)

@@ -21,5 +21,5 @@ def test_a_dispute_reaches_the_open_console_within_two_seconds(page, make_world,
     match = world.table(2)
     a, b = match.player_a, match.player_b
     results.report_result(match, a, Score.parse("2-0"), a.user)
-    results.report_result(match, b, Score.parse("0-2"), b.user)  # b says b won: a dispute
+    results.report_result(match, b, Score.parse("2-0"), b.user)  # b says b won: a dispute
     expect(queue.filter(has_text="Table 2")).to_have_count(1, timeout=2000)

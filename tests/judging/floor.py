@@ -47,7 +47,7 @@ def busy_floor(make_world) -> Floor:
 
     disputed = tables[1]
     results.report_result(disputed, disputed.player_a, Score(2, 1), disputed.player_a.user)
-    results.report_result(disputed, disputed.player_b, Score(2, 0), disputed.player_b.user)
+    results.report_result(disputed, disputed.player_b, Score(0, 2), disputed.player_b.user)
     assert Match.objects.get(pk=disputed.pk).status == Match.Status.DISPUTED
     ResultChange.objects.filter(match=disputed, action="dispute").update(changed_at=ago(now, 15))
     MatchClaim.objects.filter(match=disputed, kind=MatchClaim.Kind.DISPUTE).update(at=ago(now, 15))

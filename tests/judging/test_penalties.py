@@ -50,7 +50,7 @@ def test_a_reported_result_must_count_the_game_loss(table, judge):
     warn(table, a, judge, 3, game=1)
     with refused("Game 1 was a Game Loss for"):
         results.report_result(table, a, Score(2, 0), a.user)
-    assert results.report_result(table, b, Score(1, 2), b.user).status == Match.Status.REPORTED
+    assert results.report_result(table, b, Score(2, 1), b.user).status == Match.Status.REPORTED
 
 
 def test_slow_play_spread_over_games_is_no_game_loss_until_the_fifth_is_a_match_loss(table, judge):
@@ -365,7 +365,7 @@ def test_refused_penalties_change_nothing(table, judge):
 def test_voiding_a_game_loss_counted_by_a_later_report_asks_for_a_check(table, judge):
     a, b = table.player_a, table.player_b
     *_, third = warn(table, a, judge, 3, game=1)
-    results.report_result(table, b, Score(1, 2), b.user)
+    results.report_result(table, b, Score(2, 1), b.user)
     manual = void_penalty(third, judge, "wrong table")
     assert len(manual) == 1 and "was reported after the Game Loss" in manual[0]
     table.refresh_from_db()

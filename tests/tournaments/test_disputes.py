@@ -37,8 +37,7 @@ def refused_with_claims(match: str):
 
 def report(table: Match, player, typed: str) -> Match:
     """``player`` reports ``typed``, their own wins first, as the pages and the API do."""
-    score = results.score_from_player(table, player, results.parse_score(typed))
-    return results.report_result(table, player, score, player.user)
+    return results.report_result(table, player, results.parse_score(typed), player.user)
 
 
 def disputed(table: Match) -> Match:

@@ -111,13 +111,13 @@ def test_report_then_opponent_confirms(table):
 def test_same_report_from_both_players_confirms(table):
     a, b = table.player_a, table.player_b
     results.report_result(table, a, Score(2, 0), a.user)
-    assert results.report_result(table, b, Score(2, 0), b.user).status == Match.Status.CONFIRMED
+    assert results.report_result(table, b, Score(0, 2), b.user).status == Match.Status.CONFIRMED
 
 
 def test_different_reports_go_to_the_judges(table):
     a, b = table.player_a, table.player_b
     results.report_result(table, a, Score(2, 0), a.user)
-    assert results.report_result(table, b, Score(0, 2), b.user).status == Match.Status.DISPUTED
+    assert results.report_result(table, b, Score(2, 0), b.user).status == Match.Status.DISPUTED
 
 
 def test_reporter_cannot_confirm_their_own_report(table):

@@ -217,6 +217,38 @@ def test_the_event_service_refuses_what_the_model_or_the_rules_refuse(organiser,
     assert state(event) == before
 
 
+# --- can we pair? the service says, through both doors ---------------------------------------
+
+
+def refusals_of_pairing(client, event: Event, organiser) -> tuple[str, str, str]:
+    """What the service, the dashboard's next step and the API say when round 1 cannot
+    be paired; nothing paired by any of them."""
+    with pytest.raises(ServiceError) as refused:
+        rounds.pair_next_round(event, organiser)
+    client.force_login(organiser)
+    page = client.post(f"/events/{event.pk}/next/", {"action": "pair"}, follow=True)
+    api = client.post(f"/api/v1/events/{event.pk}/rounds/", {}, "application/json")
+    assert api.status_code == 400 and not event.rounds.exists()
+    said = [str(m) for m in page.context["messages"]]
+    assert len(said) == 1
+    return refused.value.message, said[0], api.json()["errors"][0]["message"]
+
+
+def test_too_few_players_are_refused_in_the_services_words_by_page_and_api(client, organiser):
+    event = seated_event(organiser, 1)
+    service, page, api = refusals_of_pairing(client, event, organiser)
+    assert service == "Round 1 needs at least two active players. Check players in first."
+    assert page == api == service
+
+
+def test_a_draft_is_refused_in_the_services_words_by_page_and_api(client, organiser):
+    event = seated_event(organiser, 2)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)
+    service, page, api = refusals_of_pairing(client, event, organiser)
+    assert service.startswith("This event is a draft: only its organisers see it.")
+    assert page == api == service
+
+
 # --- players type their own wins first ------------------------------------------------------
 
 
@@ -227,11 +259,46 @@ def paired(organiser):
     return event, round_.matches.get()
 
 
-def test_a_players_score_is_read_from_their_side(paired):
+def test_the_second_player_reporting_2_1_to_the_service_is_the_winner(paired):
+    """The service takes the player's own score (their wins first) and turns it itself:
+    the second player's "2-1", handed over as typed, is their win, the table's 1-2."""
     _, match = paired
-    score = Score(2, 1)
-    assert results.score_from_player(match, match.player_a, score) == Score(2, 1)
-    assert results.score_from_player(match, match.player_b, score) == Score(1, 2)
+    b = match.player_b
+    reported = results.report_result(match, b, Score(2, 1), b.user)
+    assert reported.status == Match.Status.REPORTED
+    assert results.games_of(reported).winner == b.pk
+    assert results.games_of(reported).score == Score(1, 2)
+    assert [(c.player_id, c.score) for c in reported.claims.all()] == [(b.pk, "2-1")]
+
+
+def test_the_opponent_reporting_their_own_side_of_the_same_result_confirms_it(paired):
+    _, match = paired
+    a, b = match.player_a, match.player_b
+    results.report_result(match, b, Score(2, 1), b.user)
+    confirmed = results.report_result(match, a, Score(1, 2), a.user)  # a's own: 1 win, 2 losses
+    assert confirmed.status == Match.Status.CONFIRMED
+    assert results.games_of(confirmed).winner == b.pk
+    claims = [(c.player_id, c.kind, c.score) for c in confirmed.claims.all()]
+    assert claims == [(b.pk, "report", "2-1"), (a.pk, "confirm", "1-2")]
+
+
+def test_a_dispute_from_the_second_player_is_checked_from_their_side(paired, organiser):
+    """The disputing player's own "2-0" is their win, the table's 0-2, and the claim keeps
+    it as they typed it."""
+    _, match = paired
+    a, b = match.player_a, match.player_b
+    results.report_result(match, a, Score(2, 1), a.user)
+    disputed = results.dispute_result(match, b, b.user, "I won both", Score(2, 0))
+    assert disputed.status == Match.Status.DISPUTED
+    assert [c.score for c in disputed.claims.all()] == ["2-1", "2-0"]
+
+
+def test_staff_enter_scores_in_table_order_whoever_they_favour(paired, organiser):
+    """The staff's service takes the first player's wins first, not one player's side."""
+    _, match = paired
+    entered = results.enter_result(match, Score(1, 2), organiser)
+    assert results.games_of(entered).winner == match.player_b_id
+    assert results.games_of(entered).score == Score(1, 2)
 
 
 def test_the_second_player_reports_their_own_wins_first_over_the_api(client, paired):

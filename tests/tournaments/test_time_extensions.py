@@ -161,7 +161,7 @@ def test_no_warning_while_the_table_plays_or_its_result_is_disputed(hall, judge)
     _, table = hall
     assert clock.warning_for(table) is None
     results.report_result(table, table.player_a, Score(2, 1), table.player_a.user)
-    results.report_result(table, table.player_b, Score(2, 0), table.player_b.user)  # disputes
+    results.report_result(table, table.player_b, Score(0, 2), table.player_b.user)  # disputes
     table.refresh_from_db()
     assert table.status == Match.Status.DISPUTED
     assert clock.warning_for(table) is None

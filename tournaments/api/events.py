@@ -402,12 +402,8 @@ class MatchAction(APIView):
             fields = Reader(request.data)
             score = _score(fields)
             fields.check()
-
             return run_service(
-                lambda: results.report_result(
-                    match, me, results.score_from_player(match, me, score), request.user
-                ),
-                match_json,
+                lambda: results.report_result(match, me, score, request.user), match_json
             )
         if action == "confirm":
             return run_service(lambda: results.confirm_result(match, me, request.user), match_json)

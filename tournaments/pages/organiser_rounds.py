@@ -165,14 +165,17 @@ def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_role_required(ORGANISER)
 def next_step(request: HttpRequest, event: Event) -> HttpResponse:
+    """Take the step the dashboard offered, if it is still the next one.
+
+    Only the page's own question is asked here (is the button pressed still the step
+    offered? a stale page could otherwise finish an event mid-Swiss); whether the step
+    can be taken (a draft, too few players, a round not closed) is the service's to
+    refuse, with the same words the API gives.
+    """
     action = request.POST.get("action", "")
     step = rounds.next_step(event)
     if step is None or action != step[0] or action not in STEP_ACTIONS:
         messages.error(request, _("That step is not the next one any more: the page was stale."))
-        return redirect("tournaments:manage", event.pk)
-    blocked = event_state.pairing_blocker(event) if action == "pair" else None
-    if blocked:
-        messages.error(request, blocked)
         return redirect("tournaments:manage", event.pk)
     try:
         if action == "pair":

@@ -136,8 +136,7 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
     action = request.POST.get("action")
     try:
         if action == "report":
-            score = results.parse_score(request.POST.get("score", ""))
-            score = results.score_from_player(match, me, score)
+            score = results.parse_score(request.POST.get("score", ""))  # their own wins first
             match = results.report_result(match, me, score, request.user)
         elif action == "confirm":
             match = results.confirm_result(match, me, request.user)

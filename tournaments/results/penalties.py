@@ -38,7 +38,7 @@ from rules_engine.iacta.tournament import DQ, GAME_LOSS, MATCH_LOSS
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.record.match_games import MatchGames
 from tournaments.record.standings import results_changed
-from tournaments.results.services import games_of, locked_match, log_change, snapshot
+from tournaments.results.services import games_of, locked_match, log_change, result_fields
 from web.errors import ServiceError
 
 
@@ -170,7 +170,7 @@ def _log_event(
 def _save_result(match: Match, before: dict, actor, action: str, cause: Cause, fields) -> None:
     """Save the match; keep a ResultChange only if its result is not what it was."""
     match.save(update_fields=fields)
-    if snapshot(match) != before:
+    if result_fields(match) != before:
         change = log_change(match, actor, action, before, cause.reason, cause.source)
         if cause.rule:
             change.rule = cause.rule
@@ -191,7 +191,7 @@ def force_game_loss(match: Match, loser: Registration, game: int, actor, cause: 
         "forced_games": list(match.forced_games),
         "reported_games": list(match.reported_games),
     }
-    before = snapshot(match)
+    before = result_fields(match)
     fmt = match.round.event.match_format
     games = result_after(ResultState.of(match), GAME_LOSS, loser.pk, game, fmt, cause.penalty).games
     match.games = games.stored()
@@ -213,7 +213,7 @@ def undo_game_loss(
     later = _later_round(match)
     if later is not None:
         return [later]
-    before = snapshot(match)
+    before = result_fields(match)
     left = []
     if undo["games"] or not match.games:
         match.games = list(undo["games"])
@@ -233,7 +233,7 @@ def force_match_loss(match: Match, loser: Registration, actor, cause: Cause) -> 
     """The match is lost, 0-2 (0-3 in a best of five), as a final result; returns the undo."""
     match, loser = _locked(match, loser)
     undo = {"games": list(match.games), "status": match.status}
-    before = snapshot(match)
+    before = result_fields(match)
     fmt = match.round.event.match_format
     after = result_after(ResultState.of(match), MATCH_LOSS, loser.pk, 0, fmt)
     match.games = after.games.stored()
@@ -252,7 +252,7 @@ def undo_match_loss(
     later = _later_round(match)
     if later is not None:
         return [later]
-    before = snapshot(match)
+    before = result_fields(match)
     match.games = list(undo["games"])
     match.status = undo["status"]
     _save_result(match, before, actor, "undo_match_loss", cause, ["games", "status"])

@@ -1,9 +1,12 @@
 """Match results: a player reports, the opponent confirms, disagreements go to judges,
 and staff may enter or correct any result, every change kept.
 
-A result is given as game wins and draws ("2-1-0": 2 wins for the first player,
-1 for the second, 0 drawn games); ``match_games`` turns it into the games a match
-row keeps and back. What penalties do to results is in ``penalty_results``; both
+A result is given as game wins and draws ("2-1-0"). One convention per caller: a
+player's services (``report_result``, ``dispute_result``) take the score from that
+player's side, their own wins first, as they type it, and turn it here; the staff's
+(``enter_result``) take it in table order, the first player's wins first, as the
+judge reads the table. ``match_games`` turns a score into the games a match row keeps
+and back. What penalties do to results is in ``penalty_results``; both
 write every change as a ``ResultChange``.
 """
 
@@ -39,10 +42,10 @@ def parse_score(text: str) -> Score:
         raise ServiceError(str(exc), "score") from None
 
 
-def score_from_player(match: Match, reporter: Registration, score: Score) -> Score:
-    """The match's score from one player's report: players type their own wins first,
-    so the second player's "2-1" is the match's 1-2."""
-    return score.swapped() if reporter.pk == match.player_b_id else score
+def _turned(match: Match, player: Registration, score: Score) -> Score:
+    """``score`` turned between the table's order and ``player``'s own (their wins first):
+    the second player's "2-1" is the table's 1-2, and back (the same swap both ways)."""
+    return score.swapped() if player.pk == match.player_b_id else score
 
 
 def validate_score(score: Score, match_format: str, top_cut: bool = False) -> None:
@@ -148,16 +151,20 @@ def _check_player(match: Match, player: Registration, doing: str) -> None:
 def record_claim(
     match: Match, player: Registration, kind: str, score: Score | None, reason: str = ""
 ) -> MatchClaim:
-    """Keep what a player said, ``score`` from the match's side (first player's wins
-    first); the claim keeps it from the player's own side, as they typed it."""
-    own = score_from_player(match, player, score) if score is not None else None
+    """Keep what a player said, ``score`` from their own side (their wins first, as they
+    typed it), so the judge reads each player's words as that player gave them."""
     return MatchClaim.objects.create(
-        match=match, player=player, kind=kind, score="" if own is None else str(own), reason=reason
+        match=match,
+        player=player,
+        kind=kind,
+        score="" if score is None else str(score),
+        reason=reason,
     )
 
 
-def snapshot(match: Match) -> dict:
-    """What a ResultChange keeps of the result before and after."""
+def result_fields(match: Match) -> dict:
+    """The match's result fields (status, games, score) as a ResultChange keeps them
+    before and after a change; comparing two tells whether the result changed."""
     return {
         "status": match.status,
         "games": list(match.games),
@@ -178,7 +185,7 @@ def log_change(
         changed_by=actor,
         action=action,
         before=before,
-        after=snapshot(match),
+        after=result_fields(match),
         reason=reason,
         source=source,
     )
@@ -201,8 +208,10 @@ def log_change(
 def report_result(match: Match, reporter: Registration, score: Score, actor) -> Match:
     """A player reports; the same report from the opponent confirms, a different one disputes.
 
-    ``score`` is the match's (first player's wins first: see ``score_from_player``).
-    Every report is kept as the reporter's claim, the one that disputes too.
+    ``score`` is the reporter's own, their wins first, as they type it (the second
+    player's "2-1" is the table's 1-2): it is turned to the table's order here, so the
+    pages and the API hand over what the player typed. Every report is kept as the
+    reporter's claim, the one that disputes too.
     """
     match = locked_match(match)
     _check_open(match)
@@ -211,8 +220,8 @@ def report_result(match: Match, reporter: Registration, score: Score, actor) -> 
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     if match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
         raise ServiceError(_("This result is already confirmed: ask a judge to change it."))
-    before = snapshot(match)
-    games = games_of(match).with_score(score)
+    before = result_fields(match)
+    games = games_of(match).with_score(_turned(match, reporter, score))
     check_forced_games(games, match)
     if match.status == Match.Status.PENDING or match.reported_by_id == reporter.pk:
         match.status = Match.Status.REPORTED
@@ -249,11 +258,12 @@ def confirm_result(match: Match, confirmer: Registration, actor) -> Match:
         raise ServiceError(_("There is no reported result to confirm."))
     if confirmer.pk == match.reported_by_id:
         raise ServiceError(_("Your opponent must confirm the result you reported."))
-    before = snapshot(match)
+    before = result_fields(match)
     match.status = Match.Status.CONFIRMED
     match.games = _reported(match).stored()
     match.save(update_fields=["status", "games"])
-    record_claim(match, confirmer, MatchClaim.Kind.CONFIRM, games_of(match).score)
+    confirmed = _turned(match, confirmer, games_of(match).score)
+    record_claim(match, confirmer, MatchClaim.Kind.CONFIRM, confirmed)
     log_change(match, actor, "confirm", before)
     return match
 
@@ -269,7 +279,8 @@ def dispute_result(
     """The opponent disagrees with the report: the match goes to the judges' queue.
 
     ``score`` is what the disputing player says it was, their own wins first (as they
-    type it), checked like any report; the judge reads it next to the report.
+    type it, like ``report_result``'s), checked like any report; the judge reads it next
+    to the report.
     """
     limited("reason", reason)
     match = locked_match(match)
@@ -278,16 +289,14 @@ def dispute_result(
     _check_not_disputed(match)
     if match.status != Match.Status.REPORTED or disputer.pk == match.reported_by_id:
         raise ServiceError(_("Only the opponent of the reporting player may dispute a report."))
-    claimed = None
     if score is not None:
         top_cut = match.round.kind == Round.Kind.TOP_CUT
         validate_score(score, match.round.event.match_format, top_cut)
-        claimed = score_from_player(match, disputer, score)
-        check_forced_games(games_of(match).with_score(claimed), match)
-    before = snapshot(match)
+        check_forced_games(games_of(match).with_score(_turned(match, disputer, score)), match)
+    before = result_fields(match)
     match.status = Match.Status.DISPUTED
     match.save(update_fields=["status"])
-    record_claim(match, disputer, MatchClaim.Kind.DISPUTE, claimed, reason)
+    record_claim(match, disputer, MatchClaim.Kind.DISPUTE, score, reason)
     log_change(match, actor, "dispute", before, reason)
     return match
 
@@ -455,6 +464,9 @@ def enter_result(
 ) -> Match:
     """Staff enter or correct a result, in any state, or settle a dispute.
 
+    ``score`` is in table order, the first player's wins first (as the judge reads the
+    table and the staff forms and API name it), never one player's side.
+
     A reason is required where the entry overrides what the players said, or a closed
     round (``reason_needed``): the API, the match page and the judge's table page all
     come here, so they all follow that one rule. People's entries name the version of the
@@ -475,7 +487,7 @@ def enter_result(
     if missing_reason and not reason.strip():
         raise ServiceError(missing_reason, "reason")
     closed = match.round.status == Round.Status.CLOSED
-    before = snapshot(match)
+    before = result_fields(match)
     match.games = games.stored()
     match.status = Match.Status.FINAL
     match.save(update_fields=["games", "status"])
