@@ -49,7 +49,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from pairing.solver import pair_with_fewest_rematches, pair_without_rematches
 
@@ -63,9 +63,134 @@ class SwissInputError(ValueError):
     """The pairing input is malformed; the message names the player and the field."""
 
 
+DownWhy = Literal["only_one", "all_played", "odd_group", "left_played", "cheaper"]
+ByeWhy = Literal["lowest", "everyone_had_one", "no_fresh_fits", "fewest_rematches"]
+
+
+@dataclass(frozen=True, slots=True)
+class DownNote:
+    """Why ``player`` plays the lower-scored ``opponent`` (a pair-down), as data.
+
+    ``why``: "only_one" (alone on the points), "all_played" (everyone else there is a
+    past opponent), "odd_group" (an odd number there; ``pool`` of them), "left_played"
+    (everyone still unpaired there is a past opponent), "cheaper" (pairing within the
+    points would cost more elsewhere). ``between``: the points of the score groups
+    skipped, none of whom was free. Callers word it (:func:`note_text` with ids).
+    """
+
+    kind: ClassVar[Literal["pair_down"]] = "pair_down"
+    why: DownWhy
+    player: PlayerId
+    opponent: PlayerId
+    points: int | float
+    pool: int
+    between: tuple[int | float, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The note as the contract's JSON writes it (this key order, ``between`` a list)."""
+        return {
+            "kind": self.kind,
+            "why": self.why,
+            "player": self.player,
+            "opponent": self.opponent,
+            "points": self.points,
+            "pool": self.pool,
+            "between": list(self.between),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DownNote:
+        """The note back from :meth:`as_dict`'s shape."""
+        _check_kind(data, cls.kind)
+        return cls(
+            why=data["why"],
+            player=data["player"],
+            opponent=data["opponent"],
+            points=data["points"],
+            pool=data["pool"],
+            between=tuple(data["between"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RematchNote:
+    """The pair have met before; ``forced``: no pairing without a rematch existed."""
+
+    kind: ClassVar[Literal["rematch"]] = "rematch"
+    forced: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """The note as the contract's JSON writes it."""
+        return {"kind": self.kind, "forced": self.forced}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RematchNote:
+        """The note back from :meth:`as_dict`'s shape."""
+        _check_kind(data, cls.kind)
+        return cls(forced=data["forced"])
+
+
+PairingNote = DownNote | RematchNote
+
+
+def note_from_dict(data: dict[str, Any]) -> PairingNote:
+    """A pairing note back from its JSON shape, by its ``kind``."""
+    kind = data.get("kind")
+    if kind == RematchNote.kind:
+        return RematchNote.from_dict(data)
+    if kind == DownNote.kind:
+        return DownNote.from_dict(data)
+    raise ValueError(f"unknown pairing note kind: {kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ByeNote:
+    """Why ``player`` has the bye, as data (:func:`bye_reason_text` words it with ids).
+
+    ``why``: "lowest" (lowest-ranked without a bye), "everyone_had_one" or
+    "no_fresh_fits" (no one without a bye could take it without a rematch), or
+    "fewest_rematches" (no pairing without rematches exists). ``skipped`` were
+    lower-ranked but would have forced a rematch.
+    """
+
+    why: ByeWhy
+    player: PlayerId
+    had_bye: bool
+    skipped: tuple[PlayerId, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The note as the contract's JSON writes it (this key order, ``skipped`` a list)."""
+        return {
+            "why": self.why,
+            "player": self.player,
+            "had_bye": self.had_bye,
+            "skipped": list(self.skipped),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ByeNote:
+        """The note back from :meth:`as_dict`'s shape."""
+        return cls(
+            why=data["why"],
+            player=data["player"],
+            had_bye=data["had_bye"],
+            skipped=tuple(data["skipped"]),
+        )
+
+
+def _check_kind(data: dict[str, Any], kind: str) -> None:
+    if data.get("kind") != kind:
+        raise ValueError(f"not a {kind} note: kind {data.get('kind')!r}")
+
+
 @dataclass
 class Pairing:
-    """A round's pairing, as plain data; :meth:`as_json` gives the contract's document."""
+    """A round's pairing, as plain data; :meth:`as_json` gives the contract's document.
+
+    Each ``explanations`` entry is ``{"pair": [a, b], "reason": str, "notes": [...]}``
+    with typed notes (:class:`DownNote`, :class:`RematchNote`); ``bye_note`` is a
+    :class:`ByeNote`. :meth:`as_json` writes the notes as dicts.
+    """
 
     pairings: list[tuple[PlayerId, PlayerId]]
     bye: PlayerId | None
@@ -73,7 +198,7 @@ class Pairing:
     stats: dict[str, Any]
     bye_reason: str | None = None
     explanations: list[dict[str, Any]] = field(default_factory=list)
-    bye_note: dict[str, Any] | None = None
+    bye_note: ByeNote | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The output document of ``python -m pairing.swiss``."""
@@ -83,8 +208,15 @@ class Pairing:
             "stats": self.stats,
             "seed": self.seed,
             "bye_reason": self.bye_reason,
-            "explanations": self.explanations,
-            "bye_note": self.bye_note,
+            "explanations": [
+                {
+                    "pair": item["pair"],
+                    "reason": item["reason"],
+                    "notes": [note.as_dict() for note in item["notes"]],
+                }
+                for item in self.explanations
+            ],
+            "bye_note": None if self.bye_note is None else self.bye_note.as_dict(),
         }
 
 
@@ -210,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _pair(
     points: list[int], played: list[set[int]], active: list[SwissPlayer], rng: random.Random
-) -> tuple[int | None, list[tuple[int, int]], dict[str, Any] | None, bool]:
+) -> tuple[int | None, list[tuple[int, int]], ByeNote | None, bool]:
     """(bye, pairs, why the bye, whether rematches were unavoidable), by active position."""
     n = len(active)
     if n % 2 == 0:
@@ -231,44 +363,32 @@ def _pair(
 
     pairs, bye = pair_with_fewest_rematches(points, played, rng, candidates)
     assert bye is not None
-    note = {
-        "why": "fewest_rematches",
-        "player": active[bye].id,
-        "had_bye": active[bye].had_bye,
-        "skipped": [],
-    }
+    note = ByeNote("fewest_rematches", active[bye].id, active[bye].had_bye)
     return bye, pairs, note, True
 
 
-def _bye_note(
-    active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool
-) -> dict[str, Any]:
-    """Why this player has the bye, as data (``bye_reason_text`` words it with ids; a caller
-    that knows names words it with those). ``skipped`` were lower-ranked but would force
-    a rematch. ``why``: "lowest" (lowest-ranked without a bye), "everyone_had_one" or
-    "no_fresh_fits" (no one without a bye could take it without a rematch)."""
+def _bye_note(active: list[SwissPlayer], skipped: list[int], bye: int, fresh: bool) -> ByeNote:
+    """Why this player has the bye (``bye_reason_text`` words it with ids; a caller that
+    knows names words it with those). ``skipped`` were lower-ranked but would force a
+    rematch."""
+    why: ByeWhy
     if not fresh:
         why = "everyone_had_one"
     elif active[bye].had_bye:
         why = "no_fresh_fits"
     else:
         why = "lowest"
-    return {
-        "why": why,
-        "player": active[bye].id,
-        "had_bye": active[bye].had_bye,
-        "skipped": [active[v].id for v in skipped],
-    }
+    return ByeNote(why, active[bye].id, active[bye].had_bye, tuple(active[v].id for v in skipped))
 
 
-def bye_reason_text(note: dict[str, Any]) -> str:
+def bye_reason_text(note: ByeNote) -> str:
     """The engine's own wording of a bye note, naming players by id (the CLI's output)."""
-    why = note["why"]
+    why = note.why
     if why == "fewest_rematches":
         return (
             "bye: no pairing without rematches exists; among the byes that give the fewest "
             "rematches this is the lowest-ranked player"
-            + (" who has not had a bye" if not note["had_bye"] else "")
+            + (" who has not had a bye" if not note.had_bye else "")
         )
     if why == "everyone_had_one":
         reason = "bye: every player has had a bye, so it goes to the lowest-ranked player"
@@ -279,8 +399,8 @@ def bye_reason_text(note: dict[str, Any]) -> str:
         )
     else:
         reason = "bye: lowest-ranked player who has not had a bye"
-    if note["skipped"]:
-        names = ", ".join(_name(pid) for pid in note["skipped"])
+    if note.skipped:
+        names = ", ".join(_name(pid) for pid in note.skipped)
         reason += f" whose removal leaves the rest pairable without rematches ({names} could not)"
     return reason
 
@@ -295,9 +415,8 @@ def _explain(
 ) -> list[dict[str, Any]]:
     """A short reason for every pair-down and every rematch, in table order.
 
-    Each entry has the engine's ``reason`` (ids in it) and the same as data in ``notes``:
-    ``{"kind": "pair_down", "why": …, "player": id, "points": p, …}`` or
-    ``{"kind": "rematch", "forced": bool}``, for callers that word it with names."""
+    Each entry has the engine's ``reason`` (ids in it) and the same as data in ``notes``
+    (:class:`DownNote`, :class:`RematchNote`), for callers that word it with names."""
     partner: dict[int, int] = {}
     for a, b in pairs:
         partner[a], partner[b] = b, a
@@ -308,11 +427,11 @@ def _explain(
     levels = sorted(members, reverse=True)
     out = []
     for a, b in pairs:
-        notes: list[dict[str, Any]] = []
+        notes: list[PairingNote] = []
         if points[a] != points[b]:
             notes.append(_why_down(a, b, points, played, active, partner, members, levels))
         if b in played[a]:
-            notes.append({"kind": "rematch", "forced": forced})
+            notes.append(RematchNote(forced))
         if notes:
             out.append(
                 {
@@ -324,23 +443,23 @@ def _explain(
     return out
 
 
-def note_text(note: dict[str, Any]) -> str:
+def note_text(note: PairingNote) -> str:
     """The engine's own wording of one pairing note, naming players by id."""
-    if note["kind"] == "rematch":
+    if isinstance(note, RematchNote):
         return (
             "rematch: no pairing without rematches exists"
-            if note["forced"]
+            if note.forced
             else "rematch"  # pragma: no cover - the solver never returns one
         )
-    name = _name(note["player"])
-    shown = _points_text(note["points"])
-    why = note["why"]
+    name = _name(note.player)
+    shown = _points_text(note.points)
+    why = note.why
     if why == "only_one":
         reason = f"paired down: {name} is the only player on {shown} points"
     elif why == "all_played":
         reason = f"paired down: {name} has already played everyone else on {shown} points"
     elif why == "odd_group":
-        reason = f"paired down: {note['pool']} players to pair on {shown} points, an odd number"
+        reason = f"paired down: {note.pool} players to pair on {shown} points, an odd number"
     elif why == "left_played":
         reason = f"paired down: everyone left on {shown} points has already played {name}"
     else:
@@ -348,8 +467,8 @@ def note_text(note: dict[str, Any]) -> str:
             f"paired down: keeping {name} on {shown} points would cost a rematch or a "
             "bigger pair-down elsewhere"
         )
-    if note["between"]:
-        shown_between = ", ".join(_points_text(q) for q in note["between"])
+    if note.between:
+        shown_between = ", ".join(_points_text(q) for q in note.between)
         reason += f"; no one on {shown_between} points was free to play them"
     return reason
 
@@ -363,20 +482,16 @@ def _why_down(
     partner: dict[int, int],
     members: dict[int, list[int]],
     levels: list[int],
-) -> dict[str, Any]:
-    """Why ``a`` plays the lower-scored ``b``, from the final pairing, as a note.
-
-    ``why``: "only_one" (alone on the points), "all_played" (everyone else there is a
-    past opponent), "odd_group" (an odd number there; ``pool`` of them), "left_played"
-    (everyone still unpaired there is a past opponent), "cheaper" (pairing within the
-    points would cost more elsewhere). ``between``: the points of the score groups
-    skipped, none of whom was free."""
+) -> DownNote:
+    """Why ``a`` plays the lower-scored ``b``, from the final pairing, as a note (the
+    values of ``why`` and ``between`` are described on :class:`DownNote`)."""
     level = points[a]
     group = members[level]
     others = [x for x in group if x != a]
     # The pool: players on these points not taken by someone paired down from above.
     pool = [x for x in group if points[partner[x]] <= level]
     left = [x for x in pool if x != a and points[partner[x]] < level]
+    why: DownWhy
     if not others:
         why = "only_one"
     elif all(x in played[a] for x in others):
@@ -388,15 +503,14 @@ def _why_down(
     else:
         why = "cheaper"
     between = [q for q in levels if points[b] < q < level]
-    return {
-        "kind": "pair_down",
-        "why": why,
-        "player": active[a].id,
-        "opponent": active[b].id,
-        "points": active[a].points,
-        "pool": len(pool),
-        "between": [active[members[q][0]].points for q in between],
-    }
+    return DownNote(
+        why=why,
+        player=active[a].id,
+        opponent=active[b].id,
+        points=active[a].points,
+        pool=len(pool),
+        between=tuple(active[members[q][0]].points for q in between),
+    )
 
 
 # --- input -----------------------------------------------------------------------------

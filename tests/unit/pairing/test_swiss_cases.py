@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from pairing.simulator import simulate
-from pairing.swiss import Pairing, SwissInputError, SwissPlayer, pair, pair_round, pair_state
+from pairing.swiss import (
+    ByeNote,
+    DownNote,
+    Pairing,
+    SwissInputError,
+    SwissPlayer,
+    pair,
+    pair_round,
+    pair_state,
+)
 from tests.unit.pairing.test_swiss_optimal import check_pairing
 
 
@@ -81,6 +90,9 @@ def test_single_undefeated_player():
             "between": [],
         }
     ]
+    # In Python the same note is typed.
+    (typed, *_) = pair_round(s["players"], s["round"], s["seed"]).explanations
+    assert typed["notes"] == [DownNote("only_one", "champ", first[1], 12, 1, ())]
 
 
 def test_every_player_already_had_a_bye_but_one():
@@ -100,7 +112,9 @@ def test_everyone_had_a_bye():
     check_pairing(s, out)
     assert out["bye"] == "p5"  # lowest-ranked: 4 points, the later of p2 and p5
     assert out["bye_reason"].startswith("bye: every player has had a bye")
-    assert out["bye_note"]["why"] == "everyone_had_one" and out["bye_note"]["player"] == "p5"
+    note = pair_round(s["players"], s["round"], s["seed"]).bye_note
+    assert note is not None and note.why == "everyone_had_one" and note.player == "p5"
+    assert out["bye_note"] == note.as_dict()
 
 
 def test_bye_skips_a_player_whose_removal_forces_a_rematch():
@@ -120,6 +134,8 @@ def test_bye_skips_a_player_whose_removal_forces_a_rematch():
     assert ["a", "e"] in out["pairings"]
     # The same as data, for callers that word it with names rather than ids.
     assert out["bye_note"] == {"why": "lowest", "player": "d", "had_bye": False, "skipped": ["e"]}
+    typed = pair_round(s["players"], s["round"], s["seed"]).bye_note
+    assert typed == ByeNote(why="lowest", player="d", had_bye=False, skipped=("e",))
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 5, 31])
