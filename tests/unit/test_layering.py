@@ -6,6 +6,7 @@ tournaments through its services, never its API module.
 """
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,40 @@ def test_the_check_sees_a_forbidden_import(tmp_path):
     names = [name for _, name in _imports(module)]
     assert _breaks("tournaments.api.event_for", FORBIDDEN["judging"])
     assert any(_breaks(n, FORBIDDEN["pairing"]) for n in names)
+
+
+# Every package the site runs: the Django apps and the pure packages they use.
+RUNTIME = (
+    "arbiter",
+    "accounts",
+    "rules_engine",
+    "rulebook",
+    "tournaments",
+    "decks",
+    "judging",
+    "printing",
+    "pairing",
+    "web",
+    "live",
+    "push",
+    "series",
+)
+
+
+@pytest.mark.parametrize("package", RUNTIME)
+def test_no_runtime_package_imports_the_developer_tools(package):
+    """``tools/`` (the translation audit …) is left out of the package and the image."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for line, name in _imports(path)
+        if _breaks(name, ("tools",))
+    ]
+    assert wrong == []
+
+
+def test_the_tools_are_no_installed_package():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    include = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert not [name for name in include if name.startswith("tools")]
+    assert not (ROOT / "web" / "i18n_audit.py").exists()
