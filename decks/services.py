@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
-from rules_engine import PayloadError, adjudicate
+from rules_engine import NoSideboardRules, PayloadError, adjudicate, rules_for
 from tournaments.event.local_time import stamped
 from tournaments.event.roles import JUDGE, ORGANISER, has_role
 from tournaments.models import Event, EventLog, Match, Registration, Round
@@ -171,14 +171,15 @@ def legality(
 
 
 def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: bool) -> dict:
-    """The rules engine's ruling on a configuration between games (902.2-902.5).
+    """The ruling of the event's game on a configuration between games (Iacta: 902.2-902.5).
 
     ``proposed_text`` is the configuration as the player presents it; the registered
-    list is the decklist's. Refused with a message when the game has no 902 rules, a
-    card is not in the pool, or the engine cannot read the payload.
+    list is the decklist's. Refused with a message when the game's tournament rules have
+    no Sideboard rule (``has_sideboard_rules``), a card is not in the pool, or the engine
+    cannot read the payload.
     """
     event = decklist.registration.event
-    if event.game != "iacta":
+    if not has_sideboard_rules(event):
         raise ServiceError(_("Sideboard checks follow Iacta's 902 rules."))
     index, data = pool(event.game)
     proposed = text_lists.resolve(text_lists.parse(proposed_text), index)
@@ -199,11 +200,19 @@ def check_sideboard_swap(decklist: Decklist, proposed_text: str, *, new_match: b
         "cards": {name: data[name] for name in data if name in named},
     }
     try:
-        return adjudicate("iacta", "sideboard-swap", payload)
+        return rules_for(event.game).sideboard_swap(payload)
+    except NoSideboardRules:  # checked above; kept so the refusal never becomes a 500
+        raise ServiceError(_("Sideboard checks follow Iacta's 902 rules.")) from None
     except PayloadError as exc:
         problems = [FieldError(field="proposed", message=e["message"]) for e in exc.errors]
         message = "; ".join(e["message"] for e in problems)
         raise ServiceError(message, "proposed", problems) from None
+
+
+def has_sideboard_rules(event: Event) -> bool:
+    """Whether the event's game's tournament rules check a between-games configuration
+    (only Iacta's 902 does: Superjack and Dataclysm adopt Iacta's penalties, not its 902)."""
+    return rules_for(event.game).sideboard is not None
 
 
 def decklist_locked(decklist: Decklist | None, event: Event) -> str | None:

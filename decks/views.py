@@ -184,6 +184,7 @@ def decklist_detail(request: HttpRequest, event_id: int, registration_id: int) -
         "staff": staff,
         "is_organiser": request.user.is_authenticated and has_role(request.user, event, ORGANISER),
         "swap": request.session.pop("swap_result", None),
+        "sideboard_checks": services.has_sideboard_rules(event),
     }
     return render(request, "decks/decklist_detail.html", context)
 

@@ -32,7 +32,7 @@ from judging.penalties import (
     void_penalty,
 )
 from judging.reports import consequence_text, infraction_label
-from rules_engine.iacta.tournament import INFRACTIONS
+from rules_engine.tournament import every_infraction, rules_for
 from tournaments import once
 from tournaments.event.roles import JUDGE, ORGANISER, event_for
 from tournaments.models import Event, Match, Registration
@@ -72,10 +72,11 @@ def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
     matches = Match.objects.filter(round__event=event).select_related("round")
     match = fields.row("match", matches, required=False, missing=NOT_IN_EVENT)
     player = fields.row("player", event.registrations.select_related("user"), missing=NOT_IN_EVENT)
+    infractions = rules_for(event.game).infractions  # the event's game's vocabulary
     infraction = fields.choice(
         "infraction",
-        INFRACTIONS,
-        message=f"Unknown infraction; one of: {', '.join(INFRACTIONS)}."
+        infractions,
+        message=f"Unknown infraction; one of: {', '.join(infractions)}."
         if fields.has("infraction")
         else "infraction is required.",
     )
@@ -163,7 +164,7 @@ def issued_json(penalty: Penalty) -> dict[str, Any]:
 
 def _penalties() -> QuerySet:
     return Penalty.objects.select_related(
-        "round", "match", "player__user", "judge", "voided_by"
+        "event", "round", "match", "player__user", "judge", "voided_by"
     ).order_by("issued_at", "pk")
 
 
@@ -174,7 +175,7 @@ PENALTY_BODY = body(
     ["player", "infraction"],
     match={**NULL_INT, "description": "The match (table); leave out outside a match."},
     player={**INT, "description": "The player's registration id."},
-    infraction={"type": "string", "enum": list(INFRACTIONS)},
+    infraction={"type": "string", "enum": list(every_infraction())},  # any game's
     game={**INT, "minimum": 1},
     notes={**STR, "maxLength": MAX_TEXT},
     confirm_change={

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import gettext_noop
 
-from rules_engine.iacta.tournament import INFRACTIONS
+from rules_engine.tournament import every_infraction, rules_for
 from tournaments.models import Event, Match, Registration, Round
 
 # Each infraction's name in English, as the logs keep it (a result change's reason);
@@ -40,13 +40,20 @@ def infraction_label(infraction: str) -> str:
     return _(label) if label is not None else infraction
 
 
-# The form's choices: the name (translated when shown) and its rule, "Slow Play Warning (904.4)".
-INFRACTION_CHOICES = [
-    (key, format_lazy("{} ({})", _lazy(INFRACTION_LABELS[key]), rule))
-    if key in INFRACTION_LABELS
-    else (key, f"{key} ({rule})")
-    for key, (rule, _consequences) in INFRACTIONS.items()
-]
+def _choice(key: str, rule: str) -> tuple[str, object]:
+    """One choice: the name (translated when shown) and its rule, "Slow Play Warning (904.4)"."""
+    if key in INFRACTION_LABELS:
+        return (key, format_lazy("{} ({})", _lazy(INFRACTION_LABELS[key]), rule))
+    return (key, f"{key} ({rule})")
+
+
+def infraction_choices(game: str) -> list[tuple[str, object]]:
+    """The infractions a judge may choose at an event of ``game``: its rules package's."""
+    return [_choice(key, rule) for key, (rule, _leads) in rules_for(game).infractions.items()]
+
+
+# What a penalty record may hold: every game's infractions (the form offers the event's).
+INFRACTION_CHOICES = [_choice(key, rule) for key, rule in every_infraction().items()]
 
 
 class Penalty(models.Model):
@@ -98,7 +105,8 @@ class Penalty(models.Model):
 
     @property
     def rule(self) -> str:
-        return INFRACTIONS[self.infraction][0]
+        """The rule the infraction is issued under, in the rules the event's game follows."""
+        return rules_for(self.event.game).rule_of(self.infraction)
 
     @property
     def is_void(self) -> bool:

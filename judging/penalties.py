@@ -1,9 +1,11 @@
 """Issuing and voiding penalties, and applying what they escalate to (900-series).
 
-The rules engine's ``penalties`` question decides the escalation from a match's
-penalties in issue order; this module decides what that answer means now (what to
-apply, what to take back) and has ``tournaments.results.penalties`` apply it to
-results and entries, which logs every change it makes.
+The event's game's tournament rules (``rules_engine.rules_for(event.game)``: Iacta's
+900-series, which Superjack and Dataclysm adopt) decide the infractions a judge may
+choose and the escalation from a match's penalties in issue order; this module decides
+what that answer means now (what to apply, what to take back) and has
+``tournaments.results.penalties`` apply it to results and entries, which logs every
+change it makes.
 
 Every change runs in one transaction that locks the match row (or the player's
 row, for a penalty outside a match) before counting penalties, so two judges
@@ -37,8 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from judging.models import INFRACTION_LABELS, Penalty
-from rules_engine import adjudicate
-from rules_engine.iacta.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, INFRACTIONS, MATCH_LOSS
+from rules_engine.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, MATCH_LOSS, rules_for
 from tournaments import signals
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.record.match_games import InvalidResult, MatchGames, check_game_reached
@@ -211,8 +212,17 @@ def _changes_a_result(before: ResultState | None, after: ResultState | None) -> 
     )
 
 
-def _ruling(penalties: list[dict]) -> dict[str, Any]:
-    return adjudicate("iacta", "penalties", {"penalties": penalties})
+def adopted_rules(game: str) -> str:
+    """Whose tournament rules an event of ``game`` follows, said on the form when they are
+    another game's (the rules engine's sentence, in English like the rules); "" for a
+    game's own (Iacta: the page reads as it always did)."""
+    rules = rules_for(game)
+    return rules.applies if rules.adopted_from is not None else ""
+
+
+def _ruling(game: str, penalties: list[dict]) -> dict[str, Any]:
+    """The escalation by the tournament rules of the event's ``game`` (never a fixed game's)."""
+    return rules_for(game).penalties(penalties)
 
 
 def _engine_name(player: Registration) -> str:
@@ -244,7 +254,7 @@ def preview_penalty(
     player: Registration, infraction: str, game: int, match: Match | None = None
 ) -> Preview:
     """The escalation this penalty would cause now, computed by the rules engine."""
-    check_infraction(infraction)
+    check_infraction(infraction, player.event.game)
     check_player_in_match(player, match)
     if match is not None:  # the result as it is now
         match = Match.objects.select_related("round__event").get(pk=match.pk)
@@ -253,7 +263,7 @@ def preview_penalty(
     _check_room(standing)
     earlier = [_as_engine(p) for p in standing]
     proposed = {"player": _engine_name(player), "infraction": infraction, "game": game}
-    ruling = _ruling([*earlier, proposed])
+    ruling = _ruling(player.event.game, [*earlier, proposed])
     mine = [c for c in ruling["consequences"] if c["at"] == len(earlier)]
     tallies = ruling.get("players", {}).get(_engine_name(player), {})
     preview = Preview(mine, ruling["explanation"], ruling["citations"], tallies)
@@ -289,8 +299,9 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
         }
 
 
-def check_infraction(infraction: str) -> None:
-    if infraction not in INFRACTIONS:
+def check_infraction(infraction: str, game: str) -> None:
+    """Refuse an infraction the tournament rules of the event's ``game`` do not name."""
+    if infraction not in rules_for(game).infractions:
         raise ServiceError(_("Unknown infraction %(code)s.") % {"code": repr(infraction)})
 
 
@@ -355,8 +366,8 @@ def issue_penalty(
     otherwise than that is refused with ``UnconfirmedChange``, nothing written.
     """
     limited("notes", notes)
-    check_infraction(infraction)
     player = Registration.objects.select_related("event").get(pk=player.pk)
+    check_infraction(infraction, player.event.game)
     check_player_in_match(player, match)
     penalty_results.lock_for_penalty(player, match)
     if match is not None:
@@ -423,7 +434,7 @@ def reconcile(match: Match | None, player: Registration, judge=None, why: str = 
     live = _standing_penalties(match, player)
     wanted: dict[int, list[dict]] = {p.pk: [] for p in live}
     if live:
-        ruling = _ruling([_as_engine(p) for p in live])
+        ruling = _ruling(player.event.game, [_as_engine(p) for p in live])
         for consequence in ruling["consequences"]:
             wanted[live[consequence["at"]].pk].append(consequence)
     involved = list(live) + _voided_penalties(match, player)
@@ -588,6 +599,7 @@ def with_void_effects(penalties: list[Penalty]) -> list[Penalty]:
     before voiding. One engine ruling per penalty; no query per row (the rows come with
     their match and player, and the rounds paired are read once per event)."""
     last_round: dict[int, int] = {}
+    games: dict[int, str] = {}  # each event's game, read once
     by_table: dict[tuple[str, int], list[Penalty]] = {}
     for penalty in penalties:
         if not penalty.is_void:
@@ -598,7 +610,10 @@ def with_void_effects(penalties: list[Penalty]) -> list[Penalty]:
         for penalty in standing:
             if penalty.event_id not in last_round:
                 last_round[penalty.event_id] = _last_round(penalty.event_id)
-            penalty.void_effect = void_effect(penalty, standing, last_round[penalty.event_id])
+                games[penalty.event_id] = penalty.event.game
+            penalty.void_effect = void_effect(
+                penalty, standing, last_round[penalty.event_id], games[penalty.event_id]
+            )
     return penalties
 
 
@@ -607,10 +622,13 @@ def _last_round(event_id: int) -> int:
     return rounds.values_list("number", flat=True).first() or 0
 
 
-def void_effect(penalty: Penalty, standing: list[Penalty], last_round: int) -> str:
+def void_effect(
+    penalty: Penalty, standing: list[Penalty], last_round: int, game: str | None = None
+) -> str:
     """What voiding ``penalty`` takes back: its own consequences, or those of later
-    penalties it counted towards. ``standing``: the live penalties escalating with it."""
-    taken = _taken_back(penalty, standing)
+    penalties it counted towards. ``standing``: the live penalties escalating with it;
+    ``game``: its event's game (read from the penalty's event when not given)."""
+    taken = _taken_back(penalty, standing, game or penalty.event.game)
     if not taken:
         return _("Voiding this penalty changes no result.")
     names = [_named(c, owner.player.display_name) for owner, c in taken]
@@ -623,12 +641,12 @@ def void_effect(penalty: Penalty, standing: list[Penalty], last_round: int) -> s
     }
 
 
-def _taken_back(penalty: Penalty, standing: list[Penalty]) -> list[tuple[Penalty, dict]]:
+def _taken_back(penalty: Penalty, standing: list[Penalty], game: str) -> list[tuple[Penalty, dict]]:
     """The applied consequences no longer due once ``penalty`` is void."""
     rest = [p for p in standing if p.pk != penalty.pk]
     wanted: set[tuple[int, tuple]] = set()
     if rest:
-        ruling = _ruling([_as_engine(p) for p in rest])
+        ruling = _ruling(game, [_as_engine(p) for p in rest])
         wanted = {(rest[c["at"]].pk, _key(c)) for c in ruling["consequences"]}
     return [(p, c) for p in standing for c in p.consequences if (p.pk, _key(c)) not in wanted]
 

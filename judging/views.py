@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from judging import calls
 from judging import penalties as penalty_service
 from judging import queue as judge_queue
-from judging.models import INFRACTION_CHOICES, JudgeCall, Penalty
+from judging.models import JudgeCall, Penalty, infraction_choices
 from tournaments import once
 from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, Match, Registration
@@ -66,7 +66,8 @@ def _penalty_form_context(event: Event, request: HttpRequest) -> dict:
         "event": event,
         "matches": matches,
         "chosen": whole_number(chosen),
-        "infractions": INFRACTION_CHOICES,
+        "infractions": infraction_choices(event.game),
+        "adopted_rules": penalty_service.adopted_rules(event.game),
         "players": event.registrations.exclude(status=Registration.Status.WAITLISTED)
         .select_related("user")
         .order_by("name", "user__username"),
@@ -86,7 +87,7 @@ def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str,
     if player is None:
         raise ServiceError(_("Choose the player who receives the penalty."))
     infraction = str(data.get("infraction") or "")
-    if infraction not in dict(INFRACTION_CHOICES):
+    if infraction not in dict(infraction_choices(event.game)):
         raise ServiceError(_("Choose the infraction."))
     game = whole_number(data.get("game") or "1")
     if game is None:

@@ -11,13 +11,15 @@ game already recorded as lost for a player is not lost a second time.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules_engine.iacta.common import array, boolean, enum, integer, join_words, obj, plural, string
 from rules_engine.iacta.data import DATA, GameData
-from rules_engine.registry import question
+from rules_engine.registry import adjudicate, question
 from rules_engine.ruling import ruling
+from rules_engine.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, MATCH_LOSS, TournamentRules
+from rules_engine.tournament import register as register_tournament
 
 # --- search time (904.2-904.6) ------------------------------------------------
 
@@ -97,7 +99,8 @@ def _search_time(payload: dict[str, Any]) -> dict[str, Any]:
 
 # --- penalties (203.1, 903.1, 905-907) -----------------------------------------
 
-GAME_LOSS, MATCH_LOSS, DQ = "game_loss", "match_loss", "disqualification"
+# The consequences (Game Loss 905.1, 903.1b, 203.1; Match Loss 905.2, 907.3c, 906.8;
+# Disqualification 906) are the contract's kinds, shared by every game: rules_engine.tournament.
 
 # infraction -> (its rule, the results it leads to by itself; empty for the warnings that
 # escalate only by count: slow play 905.1/905.2, rule violations 907.3c).
@@ -117,12 +120,6 @@ INFRACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hygiene_not_remedied": ("906.8", (MATCH_LOSS, DQ)),
     "hidden_trigger": ("907.4", (DQ,)),
 }
-CONSEQUENCE_NAMES: dict[str, str] = {
-    GAME_LOSS: "Game Loss",  # 905.1, 903.1b, 203.1
-    MATCH_LOSS: "Match Loss",  # 905.2, 907.3c, 906.8
-    DQ: "Disqualification",  # 906
-}
-"""The rules' own name of each consequence: the one spelling every page, report and print uses."""
 
 
 class _Record:
@@ -272,3 +269,24 @@ def penalties(penalties_: Sequence[Mapping[str, Any]], *, data: GameData = DATA)
 )
 def _penalties(payload: dict[str, Any]) -> dict[str, Any]:
     return penalties(payload["penalties"])
+
+
+# --- the tournament vocabulary Iacta events are judged by ----------------------------
+
+
+def _ask(slug: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The contract question ``iacta/<slug>``, its payload checked as the API checks it."""
+    return lambda payload: adjudicate("iacta", slug, payload)
+
+
+TOURNAMENT = register_tournament(
+    TournamentRules(
+        game="iacta",
+        source="Iacta comprehensive rules, 900-series",
+        infractions=INFRACTIONS,
+        escalation=_ask("penalties"),
+        sideboard=_ask("sideboard-swap"),  # 902.2-902.5, answered in rules_engine.iacta.deck
+    )
+)
+"""Iacta's own tournament rules (900. "Tournament & Organized Play"): the infractions of
+203.1 and 903-907, their escalation (905), and the Sideboard (902)."""

@@ -1,4 +1,4 @@
-"""The translation audit (web/i18n_audit.py): what it calls unmarked in templates and
+"""The translation audit (tools/i18n_audit.py): what it calls unmarked in templates and
 Python, what it lets pass, and what it finds wrong with a catalogue. Pure: files in
 tmp_path, no database."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from web import i18n_audit
-from web.i18n_audit import (
+from tools import i18n_audit
+from tools.i18n_audit import (
     Finding,
     audit_project,
     catalogue_problems,
@@ -458,7 +458,7 @@ def test_a_block_opened_inside_style_is_css_not_page_text(tmp_path):
         '{% extends "document.html" %}{% block style %} .slip { height: 4mm; }{% endblock %}'
         "{% block body %}Unmarked words{% endblock %}"
     )
-    from web.i18n_audit import attribute_blocks, unmarked_template_strings
+    from tools.i18n_audit import attribute_blocks, unmarked_template_strings
 
     blocks = attribute_blocks(base.read_text())
     assert blocks == {"style"}

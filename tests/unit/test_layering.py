@@ -10,6 +10,7 @@ first): a package imports only its own layer and the layers below it.
 """
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,41 @@ def test_the_check_sees_an_upward_import(monkeypatch, tmp_path):
         "tournaments/record/bad.py:1 imports tournaments.rounds.services.pair_round"
         " (a higher layer)",
     ]
+
+
+# Every package the site runs: the Django apps and the pure packages they use.
+RUNTIME = (
+    "arbiter",
+    "accounts",
+    "rules_engine",
+    "rulebook",
+    "tournaments",
+    "decks",
+    "judging",
+    "printing",
+    "pairing",
+    "web",
+    "live",
+    "push",
+    "series",
+    "backups",
+)
+
+
+@pytest.mark.parametrize("package", RUNTIME)
+def test_no_runtime_package_imports_the_developer_tools(package):
+    """``tools/`` (the translation audit …) is left out of the package and the image."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for line, name in _imports(path)
+        if _breaks(name, ("tools",))
+    ]
+    assert wrong == []
+
+
+def test_the_tools_are_no_installed_package():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    include = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert not [name for name in include if name.startswith("tools")]
+    assert not (ROOT / "web" / "i18n_audit.py").exists()

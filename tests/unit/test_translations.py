@@ -13,7 +13,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from web.i18n_audit import APPS, audit_project, catalogue_problems, report
+from tools.i18n_audit import APPS, audit_project, catalogue_problems, report
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("ja", "de")

@@ -34,7 +34,7 @@ from enum import StrEnum
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules_engine.iacta.tournament import DQ, GAME_LOSS, MATCH_LOSS
+from rules_engine.tournament import DQ, GAME_LOSS, MATCH_LOSS
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.record.match_games import MatchGames
 from tournaments.record.standings import results_changed

@@ -1,6 +1,6 @@
 """What is left to mark for translation, and what a translation catalogue still lacks.
 
-``python -m web.i18n_audit [ROOT]`` lists every string a person reads that is not yet
+``python -m tools.i18n_audit [ROOT]`` lists every string a person reads that is not yet
 marked for translation, by file with line numbers and a total, and exits 1 if there is
 any. It reads files only (no database, no settings): the templates with Django's template
 ``Lexer`` and Python's ``HTMLParser``, the Python with ``ast``.

@@ -1,0 +1,1 @@
+"""Developer tools run from a checkout (``python -m tools.<name>``); never imported at runtime."""
