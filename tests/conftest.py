@@ -6,7 +6,6 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,6 +14,7 @@ from arbiter import worlds
 from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
 from printing.models import PrintJob
+from tests import tiers
 from tournaments.event import services
 from tournaments.models import (
     EntryOffer,
@@ -33,73 +33,26 @@ from web.errors import ServiceError
 
 PASSWORD = "correct-horse-battery"
 
-# scripts/test's second pass (PostgreSQL, Redis, real workers) sets this: it runs only the
-# tests whose outcome can depend on those services; the rest ran in the first pass. It
-# runs in two parts: the database tests side by side ("services-db"), then the production
-# topology alone ("services-topology"), whose processes need the machine to themselves.
-# "services" is both at once. Browser tests run in the first pass only: what they check
-# is the page in Chromium, and the same pages on PostgreSQL are the HTTP tests' work.
-TEST_PASS = os.environ.get("ARBITER_TEST_PASS", "")
-SERVICES_PASS = TEST_PASS.startswith("services")
-UNIT = Path(__file__).resolve().parent / "unit"  # pure tests: no database, cache or broker
-# A test that asks for one of these (directly or through its fixtures) uses the database
-# or Celery, so it runs in both passes.
-SERVICE_FIXTURES = frozenset(
-    {"db", "transactional_db", "django_db_setup", "live_server", "eager_tasks"}
-)
-SERVICE_MARKERS = ("django_db", "integration", "services")
+TEST_PASS = os.environ.get("ARBITER_TEST_PASS", "")  # what it means: tests/tiers.py
 PURE_LEFT_OUT = pytest.StashKey[int]()
-
-
-def _is_unit(item: pytest.Item) -> bool:
-    return Path(item.path).is_relative_to(UNIT)
-
-
-def _uses_services(item: pytest.Item) -> bool:
-    if any(item.get_closest_marker(name) for name in SERVICE_MARKERS):
-        return True
-    return bool(SERVICE_FIXTURES.intersection(getattr(item, "fixturenames", ())))
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m: it must see only what they selected
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """tests/unit holds pure tests only; the services pass deselects every pure test."""
-    impure = [item.nodeid for item in items if _is_unit(item) and _uses_services(item)]
+    impure = tiers.impure_unit_tests(items)
     if impure:
         raise pytest.UsageError(
             "tests/unit is for pure tests (no database, cache or broker): " + ", ".join(impure[:5])
         )
-    if not SERVICES_PASS:
-        run_browser_tests_last(items)
+    if not tiers.is_services_pass(TEST_PASS):
+        tiers.browser_tests_last(items)
         return
-    keep, left_out = [], []
-    for item in items:
-        (keep if _in_this_pass(item) else left_out).append(item)
+    keep, left_out = tiers.split(items, TEST_PASS)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         config.stash[PURE_LEFT_OUT] = len(left_out)
         items[:] = keep
-
-
-def run_browser_tests_last(items: list[pytest.Item]) -> None:
-    """Browser tests after every other test, in each worker too (xdist hands tests out in
-    collection order): Playwright's sync API leaves an event loop running in the test
-    thread for the rest of the session, and there every later ``async_to_sync`` (the
-    channel layer, the socket tests) fails with "cannot use AsyncToSync in the same
-    thread as an async event loop"."""
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
-
-
-def _in_this_pass(item: pytest.Item) -> bool:
-    """Whether the services pass (or the part of it named by ARBITER_TEST_PASS) runs it."""
-    if _is_unit(item) or item.get_closest_marker("e2e") or not _uses_services(item):
-        return False
-    topology = item.get_closest_marker("integration") is not None
-    if TEST_PASS == "services-db":
-        return not topology
-    if TEST_PASS == "services-topology":
-        return topology
-    return True
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -109,14 +62,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     worker_output = getattr(session.config, "workeroutput", None)
     if worker_output is not None:  # a pytest-xdist worker: tell the controller
         worker_output["left_out"] = left_out
-    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and left_out:
+    status = tiers.exit_status(exitstatus, left_out)
+    if status != exitstatus:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(
-                f"services pass ({TEST_PASS}): all {left_out} selected tests run in another pass"
-                " or part."
-            )
-        session.exitstatus = pytest.ExitCode.OK
+            reporter.write_line(tiers.left_out_notice(TEST_PASS, left_out))
+        session.exitstatus = status
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -7,7 +7,6 @@ import asyncio
 import signal
 import subprocess
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from tests.deploy.test_deploy_files import (
     healthz_request,
     production_env,
 )
+from tests.waiting import wait_until
 
 
 def run_on_its_own_loop(main) -> None:
@@ -51,6 +51,7 @@ class CountingApp:
     async def __call__(self, scope, receive, send) -> None:
         self.inside += 1
         self.most = max(self.most, self.inside)
+        # The request's work: a fixed time inside, so that the others arrive meanwhile.
         await asyncio.sleep(0.01)
         self.inside -= 1
         self.served.append(scope["type"])
@@ -70,10 +71,12 @@ def test_at_most_the_limit_of_requests_are_inside_at_once_and_all_are_served():
 
 def test_a_websocket_does_not_wait_for_a_request_slot():
     gate = asyncio.Event()
+    holding = asyncio.Event()
     opened: list[str] = []
 
     async def app(scope, receive, send) -> None:
         if scope["type"] == "http":
+            holding.set()
             await gate.wait()  # the only slot, held until the socket has opened
         opened.append(scope["type"])
 
@@ -81,7 +84,7 @@ def test_a_websocket_does_not_wait_for_a_request_slot():
 
     async def main() -> None:
         request = asyncio.create_task(bounded({"type": "http"}, None, None))
-        await asyncio.sleep(0)
+        await asyncio.wait_for(holding.wait(), timeout=2)  # the request has the slot
         await asyncio.wait_for(bounded({"type": "websocket"}, None, None), timeout=2)
         gate.set()
         await request
@@ -100,23 +103,31 @@ def test_gunicorns_quick_shutdown_stops_its_uvicorn_workers(tmp_path):
     master = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "-c", conf], cwd=ROOT, env=env, stdout=log, stderr=log
     )
+    served = 0
+
+    def both_serving() -> bool:  # both workers up and serving (each has loaded Django)
+        nonlocal served
+        assert master.poll() is None, "gunicorn exited"
+        try:
+            with urllib.request.urlopen(healthz_request(port), timeout=5) as response:
+                served += response.status == 200
+        except OSError:
+            return False
+        return served >= 4
+
     try:
-        deadline = time.monotonic() + 60
-        served = 0
-        while served < 4:  # both workers up and serving (each has loaded Django)
-            assert master.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-            try:
-                with urllib.request.urlopen(healthz_request(port), timeout=5) as response:
-                    served += response.status == 200
-            except OSError:
-                time.sleep(0.3)
+        wait_until(both_serving, 60, "gunicorn to start and serve", interval=0.3)
         children = Path(f"/proc/{master.pid}/task/{master.pid}/children")
         workers = [int(pid) for pid in children.read_text().split()]
         assert len(workers) == 2
         master.send_signal(signal.SIGINT)
         master.wait(timeout=10)
-        time.sleep(0.5)
-        assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        wait_until(
+            lambda: not [pid for pid in workers if Path(f"/proc/{pid}").exists()],
+            0.5,
+            lambda: f"the workers to be gone with gunicorn: {workers}",
+            interval=0.05,
+        )
     finally:
         if master.poll() is None:
             master.kill()

@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import tomllib
 import urllib.request
 from pathlib import Path
@@ -30,6 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from arbiter import env as arbiter_env
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -446,18 +446,22 @@ def live_gunicorn(tmp_path_factory):
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+    def answered() -> tuple[int, dict] | None:
+        try:
+            with urllib.request.urlopen(healthz_request(port), timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except OSError:  # refused while binding, timed out while the worker boots
+            log.seek(0)
+            assert process.poll() is None, f"gunicorn exited:\n{log.read()}"
+            return None
+
+    def output() -> str:
+        log.seek(0)
+        return f"gunicorn to answer /healthz:\n{log.read()}"
+
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(healthz_request(port), timeout=5) as response:
-                    first = (response.status, json.loads(response.read()))
-                break
-            except OSError:  # refused while binding, timed out while the worker boots
-                log.seek(0)
-                assert process.poll() is None, f"gunicorn exited:\n{log.read()}"
-                assert time.monotonic() < deadline, f"gunicorn did not answer:\n{log.read()}"
-                time.sleep(0.3)
+        first = wait_until(answered, 60, output, interval=0.3)
         yield port, env, first
     finally:
         process.send_signal(signal.SIGINT)  # quick shutdown; graceful stops are for users

@@ -14,12 +14,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.deploy.test_deploy_files import DEPLOY, ROOT, VENV_BIN, free_port, production_env
+from tests.waiting import wait_until
 
 HOST = "arbiter.example.org"
 RESETS_PER_ADDRESS = 5  # PASSWORD_RESET_ADDRESS_LIMIT's default
@@ -58,17 +58,18 @@ def start(tmp_path: Path, trusted: str) -> tuple[subprocess.Popen, int]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
-    while True:
+
+    def answers() -> bool:
         try:
-            status, _, _ = request(port, "GET", "/healthz")
-            if status == 200:
-                return process, port
+            if request(port, "GET", "/healthz")[0] == 200:
+                return True
         except OSError:
             pass
         assert process.poll() is None, (tmp_path / f"gunicorn-{port}.log").read_text()
-        assert time.monotonic() < deadline, "gunicorn did not answer"
-        time.sleep(0.3)
+        return False
+
+    wait_until(answers, 60, "gunicorn to answer /healthz", interval=0.3)
+    return process, port
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -12,7 +12,6 @@ import json
 import re
 import socket
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from websockets.sync.client import connect
 
 from arbiter import venue
 from tests.arbiter.test_venue import clean_environ, not_owner_only
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "venue"
@@ -72,16 +72,15 @@ def get(url: str, **headers: str) -> tuple[int, str]:
 
 
 def wait_until_serving(port: int, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
+    def serving() -> bool:
         if server.poll() is not None:
             pytest.fail(f"venue mode stopped (exit {server.returncode}):\n{log.read_text()}")
         try:
-            if get(f"http://127.0.0.1:{port}/healthz")[0] == 200:
-                return
+            return get(f"http://127.0.0.1:{port}/healthz")[0] == 200
         except OSError:
-            time.sleep(0.5)
-    pytest.fail(f"venue mode did not answer within {START_SECONDS} s:\n{log.read_text()}")
+            return False
+
+    wait_until(serving, START_SECONDS, lambda: f"venue mode to answer:\n{log.read_text()}", 0.5)
 
 
 @pytest.fixture

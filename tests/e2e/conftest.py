@@ -6,6 +6,7 @@ import shutil
 import socket
 import threading
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -217,3 +218,17 @@ def wait_for_true(page, expression: str, timeout: float = 10) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout} s: {expression}")
         page.wait_for_timeout(50)
+
+
+def preview_of_game(game: int):
+    """For ``page.expect_response``: the answer to the penalty form's preview of a penalty in
+    game ``game``, the one htmx posts 300 ms after the game number is typed (the previews of
+    the earlier choices, without a game, do not count)."""
+
+    def answers(response) -> bool:
+        request = response.request
+        if request.method != "POST" or not urlsplit(request.url).path.endswith("/preview/"):
+            return False
+        return parse_qs(request.post_data or "").get("game") == [str(game)]
+
+    return answers

@@ -54,7 +54,10 @@ class Watcher:
         assert response is not None and response.status == 200, (url, response and response.status)
         assert "default-src 'self'" in response.headers.get("content-security-policy", "")
         self.page.wait_for_load_state("networkidle")
-        self.page.wait_for_timeout(300)  # round clocks tick, htmx "load" triggers swap
+        # A fixed wait is the point: a window in which no violation may appear while the
+        # page's scripts run (round clocks tick, htmx "load" triggers swap); no event says
+        # "there will be no violation", only the time it was given.
+        self.page.wait_for_timeout(300)
         events = self.page.evaluate("window.__cspViolations || []")
         return [f"{url}: {v}" for v in [*events, *self.console[before:]]]
 

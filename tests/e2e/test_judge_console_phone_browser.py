@@ -6,6 +6,7 @@ import pytest
 
 from judging.models import JudgeCall
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import wait_for_true
 from tests.judging.floor import busy_floor
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -56,7 +57,7 @@ def test_the_console_is_a_queue_a_judge_uses_with_one_hand(page, live_server, lo
 
     # The bar stays under the thumb as the page scrolls.
     page.mouse.wheel(0, 2000)
-    page.wait_for_timeout(200)
+    wait_for_true(page, "window.scrollY > 0")
     assert actions.first.bounding_box()["y"] > PHONE["height"] - 120
     actions.filter(has_text="Log call").click()
     page.locator("input[name=question]").fill("A question")  # reachable and usable

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, preview_of_game
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
 
@@ -106,7 +106,8 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
         judge.get_by_role("button", name="Log a penalty here").click()
         judge.select_option("select[name=player]", str(slow.pk))
         judge.select_option("select[name=infraction]", "slow_play")
-        judge.fill("input[name=game]", "2")
+        with judge.expect_response(preview_of_game(2)):
+            judge.fill("input[name=game]", "2")
         judge.fill("textarea[name=notes]", f"Warning {warning}: long thinks in game 2")
         if warning == 3:
             judge.locator(".penalty-preview.changes-result").wait_for()
@@ -116,7 +117,6 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
             )
         else:
             judge.locator(".penalty-preview").wait_for()
-            judge.wait_for_timeout(300)
         judge.locator("#confirm-penalty").click()
         judge.wait_for_url(table_page)
     assert judge.locator(".match-result").inner_text() == "1-2"

@@ -51,9 +51,24 @@ def fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+# Back once the my-match region has been fetched and put in place ("arbiter:refreshed" on
+# document, after my-match.js's own listener has shown any banner), or failed to be.
+REFRESH_ALL = """() => new Promise((resolve, reject) => {
+  const region = document.querySelector(".my-match-live");
+  document.addEventListener("arbiter:refreshed", function done(event) {
+    if (event.target !== region) return;
+    document.removeEventListener("arbiter:refreshed", done);
+    resolve(true);
+  });
+  setTimeout(() => reject(new Error("the my-match region was not refreshed in 10 s")), 10000);
+  window.arbiterLive.refreshAll();
+})"""
+
+
 def live_refresh(page) -> None:
-    """What live.js does when a notice names the region: fetch it afresh, in place."""
-    page.evaluate("window.arbiterLive.refreshAll()")
+    """What live.js does when a notice names the region: fetch it afresh, in place; back
+    once it is in place."""
+    page.evaluate(REFRESH_ALL)
 
 
 def shot(page, name: str) -> None:
@@ -111,7 +126,6 @@ def test_a_new_pairing_shows_as_a_banner_and_vibrates(phone, live_server, world)
     page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
     banner = page.locator("[data-paired-banner]")
     live_refresh(page)  # the same seat again: nothing to tell
-    page.wait_for_timeout(300)
     assert not banner.is_visible()
 
     rounds.start_round(world.round, world.organiser)
@@ -154,7 +168,13 @@ def test_the_last_known_match_stays_readable_offline(phone, live_server, world):
     wait_for_true(page, "navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now the worker controls the page and keeps each copy it fetches
     wait_for_true(page, "navigator.serviceWorker.controller !== null")
-    page.wait_for_timeout(500)  # the copy is written to the cache after the answer
+    # The copy is written to the cache after the answer.
+    wait_for_true(
+        page,
+        "caches.open('arbiter-pages')"
+        ".then((kept) => kept.match(location.origin + location.pathname))"
+        ".then((copy) => copy !== undefined)",
+    )
     page.context.set_offline(True)
     try:
         page.reload()

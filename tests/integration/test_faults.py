@@ -173,7 +173,8 @@ def test_a_worker_killed_while_rendering_slips_is_replaced_and_the_job_finishes_
     assert not [f for f in media_files(site) if "/parts/" not in f], "no PDF before the join"
 
     # The chunks the dead worker held come back once the visibility timeout has passed;
-    # a worker sweeps for them when it starts.
+    # a worker sweeps for them when it starts. A fixed wait is the point: only the clock
+    # says the timeout has passed (a worker started earlier would find nothing to restore).
     time.sleep(max(0.0, VISIBILITY_TIMEOUT + 2 - (time.monotonic() - killed_at)))
     site.start_worker("worker2", concurrency=2)
     wait_finished(site, row["id"])
@@ -375,6 +376,9 @@ def test_a_postgresql_restart_gives_clean_503s_then_everything_works_again(
     health = httpx.get(site.base_url + "/healthz", timeout=30)
     assert health.status_code == 503 and health.json()["database"]["ok"] is False
 
+    # A fixed wait is the point: an outage of some seconds, longer than the first retries'
+    # backoff (2 s, jittered), so the worker's retries meet a database still down; the
+    # retry above already showed the outage reached the worker.
     time.sleep(3)
     private_cluster.start()
 

@@ -3,7 +3,6 @@
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from arbiter.celery import app
 from printing import jobs
 from printing.models import PrintJob
 from tests.conftest import make_event, make_user
+from tests.waiting import wait_until
 from tournaments.rounds import services as rounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,12 +86,13 @@ def test_slips_are_printed_by_a_worker_process(worker):
     event = make_event(organiser, 16)
     rounds.pair_next_round(event, organiser)
     job, _ = jobs.request_print(event, "match_slips", 1, organiser)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+
+    def finished() -> bool:
+        assert worker.poll() is None, f"the worker exited:\n{worker.stdout.read()}"
         job.refresh_from_db()
-        if not job.is_active:
-            break
-        time.sleep(0.5)
+        return not job.is_active
+
+    wait_until(finished, 120, lambda: f"print job {job.pk} to finish ({job.status})", 0.5)
     assert job.status == PrintJob.Status.DONE, job.error or job.note
     assert job.pages == 2 and job.file.name.endswith(".pdf")
     assert Path(settings.MEDIA_ROOT, job.file.name).read_bytes().startswith(b"%PDF")

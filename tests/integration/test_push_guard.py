@@ -11,7 +11,6 @@ subscription beside them is delivered, so the worker did run.
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from push.management.commands.push_keys import new_keys
 from push.models import PushSubscription
 from push.subscriptions import subscribe
 from tests.push.pushservice import Browser, Listener, start
+from tests.waiting import wait_until
 from tournaments.rounds import services as rounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,10 +148,16 @@ def test_a_worker_sends_pairing_pushes_to_no_internal_address(
             and rows[ada.push_subscriptions.get().pk].ok_count == 1
         )
 
-    deadline = time.monotonic() + 60
-    while not settled() and time.monotonic() < deadline:
+    def worker_settled() -> bool:
         assert worker.poll() is None, worker.stdout.read()
-        time.sleep(0.3)
+        return settled()
+
+    wait_until(
+        worker_settled,
+        60,
+        lambda: f"the worker to settle every push: {list(PushSubscription.objects.values())}",
+        0.3,
+    )
     assert listener.seen() == []
     assert sorted(r.path for r in service.received) == ["/push/ada", "/push/alan"]
     assert settled(), list(PushSubscription.objects.values())

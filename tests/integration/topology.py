@@ -23,7 +23,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import psycopg
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get(
@@ -95,18 +96,6 @@ def run_manage(
     if check and done.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-4000:]}")
     return done
-
-
-def wait_until(predicate, timeout: float, what: str, interval: float = 0.2) -> Any:
-    """Poll until ``predicate()`` is truthy; fail naming ``what`` on timeout."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(interval)
 
 
 @dataclass
