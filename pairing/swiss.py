@@ -183,13 +183,34 @@ def _check_kind(data: dict[str, Any], kind: str) -> None:
         raise ValueError(f"not a {kind} note: kind {data.get('kind')!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class PairExplanation:
+    """Why one pair is as it is: a pair-down, a rematch, or both.
+
+    ``reason`` is the engine's own wording (ids in it, the CLI's output); ``notes`` the
+    same as typed data, for callers that word it with people's names.
+    """
+
+    pair: tuple[PlayerId, PlayerId]
+    reason: str
+    notes: tuple[PairingNote, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The contract's ``explanations`` entry, exactly as the CLI writes it."""
+        return {
+            "pair": list(self.pair),
+            "reason": self.reason,
+            "notes": [note.as_dict() for note in self.notes],
+        }
+
+
 @dataclass
 class Pairing:
     """A round's pairing, as plain data; :meth:`as_json` gives the contract's document.
 
-    Each ``explanations`` entry is ``{"pair": [a, b], "reason": str, "notes": [...]}``
-    with typed notes (:class:`DownNote`, :class:`RematchNote`); ``bye_note`` is a
-    :class:`ByeNote`. :meth:`as_json` writes the notes as dicts.
+    Each ``explanations`` entry is a :class:`PairExplanation` with typed notes
+    (:class:`DownNote`, :class:`RematchNote`); ``bye_note`` is a :class:`ByeNote`.
+    :meth:`as_json` writes them as the contract's dicts.
     """
 
     pairings: list[tuple[PlayerId, PlayerId]]
@@ -197,7 +218,7 @@ class Pairing:
     seed: int
     stats: dict[str, Any]
     bye_reason: str | None = None
-    explanations: list[dict[str, Any]] = field(default_factory=list)
+    explanations: list[PairExplanation] = field(default_factory=list)
     bye_note: ByeNote | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -208,14 +229,7 @@ class Pairing:
             "stats": self.stats,
             "seed": self.seed,
             "bye_reason": self.bye_reason,
-            "explanations": [
-                {
-                    "pair": item["pair"],
-                    "reason": item["reason"],
-                    "notes": [note.as_dict() for note in item["notes"]],
-                }
-                for item in self.explanations
-            ],
+            "explanations": [item.as_dict() for item in self.explanations],
             "bye_note": None if self.bye_note is None else self.bye_note.as_dict(),
         }
 
@@ -412,7 +426,7 @@ def _explain(
     played: list[set[int]],
     active: list[SwissPlayer],
     forced: bool,
-) -> list[dict[str, Any]]:
+) -> list[PairExplanation]:
     """A short reason for every pair-down and every rematch, in table order.
 
     Each entry has the engine's ``reason`` (ids in it) and the same as data in ``notes``
@@ -434,11 +448,11 @@ def _explain(
             notes.append(RematchNote(forced))
         if notes:
             out.append(
-                {
-                    "pair": [active[a].id, active[b].id],
-                    "reason": "; ".join(note_text(note) for note in notes),
-                    "notes": notes,
-                }
+                PairExplanation(
+                    (active[a].id, active[b].id),
+                    "; ".join(note_text(note) for note in notes),
+                    tuple(notes),
+                )
             )
     return out
 

@@ -123,20 +123,20 @@ def test_the_engines_typed_notes_are_worded_with_names():
     skip += [_player(x, 3) for x in "cdef"]
     result = pair_round(skip, 9, seed=7)
     item = result.explanations[0]
-    assert item["notes"] == [DownNote("only_one", "a", "c", 9, 1, (6,))]
+    assert item.notes == (DownNote("only_one", "a", "c", 9, 1, (6,)),)
     expected = (
         "Ada Lovelace plays down: no one else is on 9 points. "
         "No one on 6 points was free to play Ada Lovelace."
     )
-    assert pair_note_text(item["notes"], item["pair"], name) == expected
-    again = [note_from_dict(note.as_dict()) for note in item["notes"]]
-    assert pair_note_text(again, item["pair"], name) == expected
+    assert pair_note_text(item.notes, item.pair, name) == expected
+    again = [note_from_dict(note.as_dict()) for note in item.notes]
+    assert pair_note_text(again, item.pair, name) == expected
 
     met = {x: [y for y in "abcde" if y != x] for x in "abcde"}
     result = pair_round([_player(x, 3, met[x]) for x in "abcde"], 5, seed=1)
     item = result.explanations[0]
-    assert item["notes"] == [RematchNote(forced=True)]
-    assert pair_note_text(item["notes"], item["pair"], name) == (
+    assert item.notes == (RematchNote(forced=True),)
+    assert pair_note_text(item.notes, item.pair, name) == (
         "Ada Lovelace and Alan Turing meet again: no pairing without a rematch exists."
     )
     assert pair_note_text([RematchNote(forced=False)], ("a", "b"), name) == (

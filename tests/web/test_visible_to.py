@@ -75,7 +75,7 @@ def as_role(client, world, role):
     return client
 
 
-# The lists: the home page (tournaments.pages.public_events), the event list (tournaments.pages.public_events), the API's list.
+# The lists: the home page and the event list (tournaments.pages.public_events), the API's list.
 LISTS = ["/", "/events/", "/api/v1/events/"]
 
 
@@ -88,8 +88,8 @@ def test_lists_show_a_draft_to_its_organisers_only(client, world, role, url):
     assert (draft.name in body) is (role in SEES_THE_DRAFT), f"{url} as {role}"
 
 
-# One event's pages and API: tournaments.pages.public_events (the event page), public_rounds (pairings,
-# standings), decks.views (the decklists), tournaments.api.events (detail, rounds, standings).
+# One event's pages and API: tournaments.pages (the event page, pairings, standings),
+# decks.views (the decklists), tournaments.api.events (detail, rounds, standings).
 DETAILS = [
     "/events/{id}/",
     "/events/{id}/pairings/",

@@ -123,7 +123,7 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
     registrations = {r.public_id: r for r in history.active_in(round_.number)}
     name = pairing_notes.namer(registrations, round_.event.registrations.select_related("user"))
     explanations = {
-        tuple(item["pair"]): pairing_notes.pair_note_text(item["notes"], item["pair"], name)
+        item.pair: pairing_notes.pair_note_text(item.notes, item.pair, name)
         for item in result.explanations
     }
     pairs = [(registrations[a], registrations[b]) for a, b in result.pairings]

@@ -92,7 +92,7 @@ def test_single_undefeated_player():
     ]
     # In Python the same note is typed.
     (typed, *_) = pair_round(s["players"], s["round"], s["seed"]).explanations
-    assert typed["notes"] == [DownNote("only_one", "champ", first[1], 12, 1, ())]
+    assert list(typed.notes) == [DownNote("only_one", "champ", first[1], 12, 1, ())]
 
 
 def test_every_player_already_had_a_bye_but_one():

@@ -40,7 +40,7 @@ def all_met(ids, had_bye=False):
 
 
 def only_notes(result):
-    return [note for item in result.explanations for note in item["notes"]]
+    return [note for item in result.explanations for note in item.notes]
 
 
 # Each case: the players, the round, and the notes the engine gave as dicts before they
