@@ -86,6 +86,7 @@ ALLOWED = frozenset(
 APPS = (
     "accounts",
     "arbiter",
+    "backups",
     "decks",
     "judging",
     "live",
