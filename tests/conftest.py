@@ -34,6 +34,7 @@ from web.errors import ServiceError
 PASSWORD = "correct-horse-battery"
 
 TEST_PASS = os.environ.get("ARBITER_TEST_PASS", "")  # what it means: tests/tiers.py
+SERVICES_PASS = tiers.is_services_pass(TEST_PASS)  # the second pass: real PostgreSQL and Redis
 PURE_LEFT_OUT = pytest.StashKey[int]()
 
 
@@ -45,7 +46,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         raise pytest.UsageError(
             "tests/unit is for pure tests (no database, cache or broker): " + ", ".join(impure[:5])
         )
-    if not tiers.is_services_pass(TEST_PASS):
+    if not SERVICES_PASS:
         tiers.browser_tests_last(items)
         return
     keep, left_out = tiers.split(items, TEST_PASS)
@@ -154,7 +155,7 @@ def play_out(round_: Round, organiser, score: str = "2-0") -> None:
             results.enter_result(match, results.Score.parse(score), organiser)
 
 
-# Every model a request or a service of the site writes: counted by ``snapshot``.
+# Every model a request or a service of the site writes: counted by ``database_rows``.
 WRITTEN = (
     User,
     Event,
@@ -177,7 +178,7 @@ WRITTEN = (
 )
 
 
-def snapshot() -> dict:
+def database_rows() -> dict:
     """Every row a request or a service could write, as plain values. A refusal must leave
     it equal: take one before and compare after, so a refused change can never half-happen."""
 
@@ -225,11 +226,11 @@ def snapshot() -> dict:
 @contextmanager
 def refused(match: str) -> Iterator[pytest.ExceptionInfo[ServiceError]]:
     """The block must raise a ServiceError matching ``match`` and leave every row as it was
-    (``snapshot``): a refused service changes nothing."""
-    before = snapshot()
+    (``database_rows``): a refused service changes nothing."""
+    before = database_rows()
     with pytest.raises(ServiceError, match=match) as caught:
         yield caught
-    assert snapshot() == before, f"refused ({caught.value}) yet the database changed"
+    assert database_rows() == before, f"refused ({caught.value}) yet the database changed"
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from tournaments.models import Event, EventRole, Registration
 pytestmark = pytest.mark.django_db
 
 
-def snapshot() -> tuple:
+def demo_rows() -> tuple:
     from judging.models import JudgeCall, Penalty
     from tournaments.models import Match
 
@@ -49,9 +49,9 @@ def test_demo_creates_accounts_and_an_open_iacta_event_and_prints_log_ins(client
 
 def test_demo_twice_changes_nothing():
     run_demo()
-    before = snapshot()
+    before = demo_rows()
     output = run_demo()
-    assert snapshot() == before
+    assert demo_rows() == before
     assert "nothing changed" in output
 
 

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.conftest import play_out, snapshot
+from tests.conftest import database_rows, play_out
 from tournaments.models import Event, EventRole
 from tournaments.record.history import public_rows
 from tournaments.rounds import services as rounds
@@ -55,10 +55,10 @@ def test_another_organiser_can_be_named_and_an_unknown_one_is_refused(written, j
     _, path = written
     restore(str(path), "--organiser", judge.username)
     assert EventRole.objects.filter(user=judge, role="organiser").count() == 1
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(CommandError, match="No account is called 'nobody'"):
         restore(str(path), "--organiser", "nobody")
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_snapshot_whose_organiser_is_not_here_is_left_to_superusers(written, tmp_path):
@@ -85,11 +85,11 @@ def test_a_file_that_is_not_a_snapshot_is_named_and_nothing_is_written(
 ):
     path = tmp_path / "backup.file"
     path.write_bytes(content)
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(CommandError, match=message) as caught:
         restore(str(path))
     assert str(path) in str(caught.value)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_damaged_snapshot_names_each_problem_and_writes_nothing(written, tmp_path):
@@ -99,13 +99,13 @@ def test_a_damaged_snapshot_names_each_problem_and_writes_nothing(written, tmp_p
     document["players"][2]["name"] = ""
     damaged = tmp_path / "damaged.arbiter-event.json"
     damaged.write_text(json.dumps(document))
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(CommandError) as caught:
         restore(str(damaged))
     text = str(caught.value)
     assert "was not restored" in text and "nothing was written" in text
     assert "rounds[1].matches[0]" in text and "players[2].name" in text
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_missing_file_is_named(db, tmp_path):

@@ -15,7 +15,7 @@ from django.test import override_settings
 from decks import cardpool, services
 from decks.cardpool import import_file, read_rows
 from decks.models import Card, CardRevision
-from tests.conftest import make_user, snapshot
+from tests.conftest import database_rows, make_user
 from tournaments.models import EventRole
 
 pytestmark = pytest.mark.django_db
@@ -75,10 +75,10 @@ def test_organising_an_imported_event_gives_no_right_to_rewrite_the_shared_pool(
     assert imported.status_code == 201, imported.content
     assert EventRole.objects.filter(user=mallory, role=EventRole.Role.ORGANISER).exists()
 
-    before = snapshot()
+    before = database_rows()
     response = _upload(client, REWRITE_CSV)
     assert response.status_code == 403
-    assert snapshot() == before
+    assert database_rows() == before
     assert Card.objects.get(key="ember tithe").max_copies is None
     assert _copies_flagged(event)
 
@@ -140,13 +140,13 @@ def test_an_inactive_editor_is_refused(login):
 
 def test_a_hundred_thousand_row_upload_is_refused_naming_the_limit(login):
     client = login(_editor())
-    before = snapshot()
+    before = database_rows()
     response = _upload(client, _rows(100_000), skip=True)
     page = response.content.decode()
     assert response.status_code == 200
     assert "Nothing was imported" in page
     assert "more than 20,000 cards" in page and "CARD_IMPORT_MAX_ROWS" in page
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 @override_settings(CARD_IMPORT_MAX_ROWS=10)
@@ -215,12 +215,12 @@ class FakeClock:
 def test_checking_past_the_time_budget_writes_nothing_and_names_the_budget(monkeypatch, login):
     client = login(_editor())
     monkeypatch.setattr(cardpool, "_clock", FakeClock(step=0.01))  # 500 readings: 5 s
-    before = snapshot()
+    before = database_rows()
     response = _upload(client, _rows(2000), skip=True)
     page = response.content.decode()
     assert "Nothing was imported" in page
     assert "longer than 5 seconds" in page and "CARD_IMPORT_TIME_BUDGET" in page
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 @override_settings(CARD_IMPORT_TIME_BUDGET=0.000001)
@@ -357,7 +357,7 @@ def test_the_import_record_and_its_revisions_are_written_together_or_not_at_all(
     from decks.models import CardPoolImport
 
     import_file("iacta", FOUR_COPIES_CSV, "pool.csv")
-    before = snapshot()
+    before = database_rows()
 
     def refuse(*args, **kwargs):
         raise RuntimeError("the database went away")
@@ -365,6 +365,6 @@ def test_the_import_record_and_its_revisions_are_written_together_or_not_at_all(
     monkeypatch.setattr(CardRevision.objects, "bulk_create", refuse)
     with pytest.raises(RuntimeError):
         import_file("iacta", FOUR_COPIES_CSV.replace(",4,Roll", ",99,Roll"), "pool.csv")
-    assert snapshot() == before
+    assert database_rows() == before
     assert CardPoolImport.objects.count() == 1
     assert Card.objects.get(key="ember tithe").max_copies == 4

@@ -14,7 +14,7 @@ from judging import reports
 from judging.calls import attach_ruling, open_call, resolve_call
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty, void_penalty
-from tests.conftest import make_user, play_out, refused, snapshot
+from tests.conftest import database_rows, make_user, play_out, refused
 from tournaments.event import services
 from tournaments.models import Event, EventLog, EventRole, Match
 from tournaments.rounds import services as rounds
@@ -463,7 +463,7 @@ def test_a_player_from_another_table_or_event_is_refused(client, hall, judge, or
 def test_a_body_that_is_no_object_is_a_400(client, hall, judge, body, content_type):
     event, _ = hall
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     for url in (
         f"/api/v1/events/{event.pk}/penalties/preview/",
         f"/api/v1/events/{event.pk}/penalties/",
@@ -472,7 +472,7 @@ def test_a_body_that_is_no_object_is_a_400(client, hall, judge, body, content_ty
         response = client.post(url, body, content_type=content_type)
         assert response.status_code == 400, (url, response.content)
         assert response.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_form_encoded_bodies_work_too(client, hall, judge):

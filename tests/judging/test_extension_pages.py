@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from tests.conftest import play_out, snapshot
+from tests.conftest import database_rows, play_out
 from tournaments.clock import extensions as clock
 from tournaments.models import EventLog, TimeExtension
 from tournaments.record.match_games import Score
@@ -102,14 +102,14 @@ def test_a_refused_grant_shows_the_table_page_again_naming_the_field(
 ):
     event, table = hall
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     response = client.post(grant_url(event), {"match": table.pk, **form})
     assert response.status_code == 400
     page = text(response)
     assert message in page
     assert re.search(rf'name="{field}"[^>]*aria-invalid="true"', page), field
     assert message in response.context["extension_errors"][field]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_the_console_form_names_the_table_by_number(client, hall, judge):
@@ -134,12 +134,12 @@ def test_the_console_form_names_the_table_by_number(client, hall, judge):
 def test_an_unknown_table_shows_the_form_again_naming_it(client, hall, judge, form, field, message):
     event, _ = hall
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     response = client.post(grant_url(event), form)
     assert response.status_code == 400
     assert message in text(response)
     assert field in response.context["extension_errors"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_another_events_match_is_not_found_here(client, hall, judge, make_world):
@@ -168,13 +168,13 @@ def test_a_removal_without_a_reason_is_refused_on_the_table_page(client, hall, j
     event, table = hall
     granted = clock.grant_extension(table, 5, "Deck check", judge)
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/events/{event.pk}/judge/extensions/{granted.pk}/remove/", {})
     assert response.status_code == 400
     assert "Give the reason for removing the extension" in text(response)
     assert response.context["removing"] == granted.pk
     assert "reason" not in (response.context.get("extension_errors") or {})
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_closed_round_offers_no_form_and_refuses_a_grant(client, hall, judge, organiser):
@@ -186,10 +186,10 @@ def test_a_closed_round_offers_no_form_and_refuses_a_grant(client, hall, judge, 
     page = text(client.get(table_url(event, table)))
     assert "Grant extension" not in page and "Round 1 is closed: no more time" in page
     assert "Why remove it" not in page
-    before = snapshot()
+    before = database_rows()
     response = client.post(grant_url(event), {"match": table.pk, "minutes": "5", "reason": "R"})
     assert response.status_code == 400 and "Round 1 is closed" in text(response)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_players_may_not_grant_time(client, hall):
@@ -311,11 +311,11 @@ def test_api_grant_to_a_table_with_a_result_carries_the_warning(client, hall, ju
 def test_api_grant_refusals_name_the_field(client, hall, judge, body, field, message):
     _, table = hall
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     response = post(client, f"/api/v1/matches/{table.pk}/extensions/", body)
     assert response.status_code == 400
     assert any(message in m for m in errors(response)[field]), errors(response)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_api_remove_needs_a_reason(client, hall, judge):

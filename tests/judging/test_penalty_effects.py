@@ -6,7 +6,7 @@ import pytest
 
 from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
-from tests.conftest import refused, snapshot
+from tests.conftest import database_rows, refused
 from tournaments.models import Match, Registration, ResultChange
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
@@ -76,10 +76,10 @@ def test_three_slow_play_warnings_in_a_confirmed_match_are_confirmed_recorded_an
     for _ in range(2):  # warnings change no result: no confirmation needed
         assert client.post(new, {**form(table), "confirm_change": ""}).status_code == 302
 
-    before = snapshot()
+    before = database_rows()
     refused_page = client.post(new, form(table))  # the page form, without the confirmation
     assert refused_page.status_code == 400
-    assert snapshot() == before
+    assert database_rows() == before
     text = refused_page.content.decode()
     assert "This penalty changes the result: read the change below and confirm it." in text
     assert CONFIRMED_CHANGE in text
@@ -117,13 +117,13 @@ def test_a_stale_confirmation_is_refused_and_shows_the_change_as_it_now_is(
     warn(table, judge, 2)
     results.enter_result(table, Score(2, 0), organiser, "recount")  # meanwhile
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     response = client.post(
         f"/events/{event.pk}/penalties/new/",
         {**form(table), "confirm_change": "game_loss:2:confirmed:2-1:1-2"},
     )
     assert response.status_code == 400
-    assert snapshot() == before
+    assert database_rows() == before
     text = response.content.decode()
     assert "The result changed since the preview" in text
     assert "the entered result 2-0 becomes 1-1." in text
@@ -446,7 +446,7 @@ def test_a_game_past_the_end_of_the_result_is_refused_naming_the_game(client, ha
         issue_penalty(table.player_a, "illegal_deck", judge, game=3, match=table)
     assert e.value.fields == ["game"]
     client.force_login(judge)
-    before = snapshot()
+    before = database_rows()
     api = post(client, f"/api/v1/events/{event.pk}/penalties/", form(table, game=3))
     assert api.status_code == 400
     assert api.json()["errors"] == [
@@ -458,7 +458,7 @@ def test_a_game_past_the_end_of_the_result_is_refused_naming_the_game(client, ha
     page_form = client.post(f"/events/{event.pk}/penalties/new/", form(table, game=3))
     assert page_form.status_code == 400
     assert "Game 3 was never played" in page_form.content.decode()
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_after_a_match_loss_the_game_under_way_may_still_be_named(hall, judge):

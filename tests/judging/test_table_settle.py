@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tournaments.models import Match, MatchClaim, ResultChange
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
@@ -50,7 +50,7 @@ def settle(client, world, table, **form):
 
 def unchanged():
     """Every row a refusal must leave alone, the claims with them."""
-    return snapshot(), list(MatchClaim.objects.values_list())
+    return database_rows(), list(MatchClaim.objects.values_list())
 
 
 def test_the_table_page_shows_both_claims_and_a_settle_form_named_for_the_players(

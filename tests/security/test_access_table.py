@@ -27,7 +27,7 @@ from django.contrib.auth.models import User
 from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tests.security.conftest import World
 
 ROLES = ("anonymous", "player", "judge", "organiser")
@@ -463,7 +463,7 @@ def test_access(client, w, key, index, role):
     user = w.user(role)
     if user is not None:
         client.force_login(user)
-    before = snapshot()
+    before = database_rows()
     response = request(client, case.method, url, query)
     expected = case.expect[role]
     assert matches_outcome(expected, response), (
@@ -472,9 +472,9 @@ def test_access(client, w, key, index, role):
     )
     assert unexplained(response, url) is None, (key, role, unexplained(response, url))
     if case.method != "get" and role not in case.changes:
-        assert snapshot() == before, f"{case.method.upper()} {url} as {role} changed the DB"
+        assert database_rows() == before, f"{case.method.upper()} {url} as {role} changed the DB"
     if case.method == "get":
-        assert snapshot() == before, f"GET {url} as {role} changed the DB"
+        assert database_rows() == before, f"GET {url} as {role} changed the DB"
 
 
 def test_every_url_pattern_has_a_row():
@@ -547,7 +547,7 @@ def test_another_events_objects_are_out_of_reach(client, w, key, index):
     params |= {k: v for k, v in w.foreign.items() if f"<int:{k}>" in route or k == "who"}
     url = fill(route, params)
     client.force_login(w.organiser)
-    before = snapshot()
+    before = database_rows()
     response = request(client, case.method, url, case.query)
     expected = FOREIGN_OUTCOME.get(key, "404" if "<int:event_id>" in route else "403")
     assert matches_outcome(expected, response), (
@@ -555,7 +555,7 @@ def test_another_events_objects_are_out_of_reach(client, w, key, index):
         f"got {response.status_code} {response.get('Location', '')}"
     )
     assert unexplained(response, url) is None, (key, unexplained(response, url))
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 # --- draft events ----------------------------------------------------------------------------

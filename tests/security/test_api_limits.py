@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings as django_settings
 
 from judging.models import Penalty
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tests.tournaments.test_interchange import small_document
 from tests.tournaments.test_round_lifecycle import make_event
 from tournaments.models import Event
@@ -99,27 +99,27 @@ def test_form_bodies_are_limited_too(client, judge, running, settings):
 def test_malformed_json_is_a_400_naming_the_problem(client, organiser, running, body, expected):
     _, table = running
     client.force_login(organiser)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/api/v1/matches/{table.pk}/result/", body, "application/json")
     assert response.status_code == 400, response.content
     assert any(expected in message for message in messages(response)), messages(response)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_body_that_is_not_json_is_a_415(client, organiser, running):
     _, table = running
     client.force_login(organiser)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/api/v1/matches/{table.pk}/result/", "score=2-1", "text/csv")
     assert response.status_code == 415
     assert "text/csv" in messages(response)[0]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_text_ids_are_a_400_not_a_500(client, organiser, running):
     event, _ = running
     client.force_login(organiser)
-    before = snapshot()
+    before = database_rows()
     for url, body, field in (
         (f"/api/v1/events/{event.pk}/drop/", {"registration": "abc"}, "registration"),
         (f"/api/v1/events/{event.pk}/players/", {"action": "pin", "registration": [1]}, None),
@@ -130,7 +130,7 @@ def test_text_ids_are_a_400_not_a_500(client, organiser, running):
         assert messages(response)[0]
         if field:
             assert response.json()["errors"][0]["field"] == field
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_the_import_endpoint_takes_more_than_the_general_limit(client, organiser, settings):

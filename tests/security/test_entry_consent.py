@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from judging.models import HistoryLook
 from judging.penalties import issue_penalty
 from series.models import Series
-from tests.conftest import make_user, snapshot
+from tests.conftest import database_rows, make_user
 from tournaments.event import entry_offers, services
 from tournaments.models import EntryOffer, Event, EventLog, EventRole, Registration
 from web.errors import ServiceError
@@ -274,24 +274,24 @@ def test_the_player_declines_and_the_entry_stays_a_walk_in(client, victim, offer
 def test_nobody_else_can_answer_an_offer(client, victim, offered):
     offer, mallory = offered
     bystander = make_user("bystander")
-    before = snapshot()
+    before = database_rows()
     for who in (mallory, bystander):
         client.force_login(who)
         for answer in ("accept", "decline"):
             assert client.post(f"/me/offers/{offer.pk}/{answer}/").status_code == 404
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_conflict_is_told_to_the_player_at_acceptance(client, victim, offered):
     offer, _mallory = offered
     services.register_player(offer.registration.event, victim)
     client.force_login(victim)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/me/offers/{offer.pk}/accept/", follow=True)
     assert said(response) == [
         "vic also played in Trap Cup: one person cannot hold both entries, so nothing was merged."
     ]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_the_organiser_withdraws_an_open_offer(client, victim, offered):
@@ -353,11 +353,11 @@ def test_site_staff_link_a_walk_in_at_once_and_it_is_logged(client, victim, offe
 def test_an_organiser_cannot_link_without_consent(victim, offered):
     offer, mallory = offered
     entry_offers.withdraw_offer(offer, mallory)
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(ServiceError) as refused:
         entry_offers.link_walk_in(offer.registration, "vic", mallory)
     assert "Only site staff" in str(refused.value)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_only_the_offer_services_merge_a_walk_in():
@@ -377,7 +377,7 @@ def test_only_the_offer_services_merge_a_walk_in():
 
 def test_a_draft_takes_no_late_entry_and_says_why(client, organiser):
     draft = services.create_event(organiser, name="Draft Cup", status="draft")
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(ServiceError) as refused:
         services.add_late_entry(draft, organiser, name="Ada")
     assert str(refused.value) == (
@@ -393,14 +393,14 @@ def test_a_draft_takes_no_late_entry_and_says_why(client, organiser):
         "application/json",
     )
     assert api.status_code == 400 and api.json()["errors"][0]["field"] == "event"
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_draft_takes_no_offer_and_no_staff_link(victim, organiser):
     draft = services.create_event(organiser, name="Draft Cup", status="draft")
     walk_in = Registration.objects.create(event=draft, name="Old Walk-in")  # from before
     staff = make_user("stella", is_superuser=True)
-    before = snapshot()
+    before = database_rows()
     for attempt in (
         lambda: entry_offers.offer_entry(walk_in, "vic", organiser),
         lambda: entry_offers.link_walk_in(walk_in, "vic", staff),
@@ -408,7 +408,7 @@ def test_a_draft_takes_no_offer_and_no_staff_link(victim, organiser):
         with pytest.raises(ServiceError) as refused:
             attempt()
         assert "Draft Cup is a draft: linking an entry to an account waits" in str(refused.value)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_an_offer_accepted_after_its_event_went_back_to_draft_is_refused(victim, offered):

@@ -10,7 +10,7 @@ from pairing.series import table_text
 from series import services
 from series.models import Series, SeriesLog
 from series.standings import player_key, series_table
-from tests.conftest import finished_event, make_user, snapshot
+from tests.conftest import database_rows, finished_event, make_user
 from tournaments.event import entry_offers
 from tournaments.event import services as event_services
 from tournaments.models import Event, EventLog, Registration
@@ -97,14 +97,14 @@ def test_a_running_event_is_listed_but_adds_nothing_until_it_is_finished(organis
 
 
 def test_a_series_with_no_events_is_refused(organiser):
-    before = snapshot(), Series.objects.count()
+    before = database_rows(), Series.objects.count()
     with pytest.raises(ServiceError) as refused:
         make_series(organiser, [])
     assert refused.value.errors[0] == {
         "field": "events",
         "message": "A series needs at least one event.",
     }
-    assert (snapshot(), Series.objects.count()) == before
+    assert (database_rows(), Series.objects.count()) == before
 
 
 def test_best_n_larger_than_the_events_is_refused(organiser, season):
@@ -191,21 +191,21 @@ def test_merging_into_an_account_that_played_the_same_event_is_refused(organiser
     first, _, people = season
     entry = Registration.objects.create(event=first, name="Ada Again")
     offer = entry_offers.offer_entry(entry, "ada", organiser)  # the organiser is told nothing
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(ServiceError) as refused:
         entry_offers.accept_offer(offer, people[0])  # ada is told, at acceptance
     assert refused.value.errors[0]["field"] == "username"
     assert "ada also played in Week 1" in str(refused.value)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_merging_two_accounts_that_both_played_one_event_is_refused(organiser, season):
     _first, second, people = season
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(ServiceError) as refused:
         event_services.merge_accounts(people[1], people[0], organiser)
     assert "bo and ada both played in Week 1, Week 2" in str(refused.value)
-    assert snapshot() == before
+    assert database_rows() == before
     only_first = people[4]  # ed played Week 1 only; a second account with Week 2 only
     spare = make_user("ed2")
     Registration.objects.filter(event=second, user=people[3]).update(user=spare)
@@ -296,9 +296,9 @@ def test_only_the_series_organiser_may_manage_it(client, organiser, season):
 def test_the_merge_command_refuses_two_accounts_of_one_event_and_moves_nothing(season):
     from django.core.management import CommandError, call_command
 
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(CommandError, match="bo and ada both played in Week 1"):
         call_command("merge_accounts", "bo", "ada")
     with pytest.raises(CommandError, match="No account is called 'nobody'"):
         call_command("merge_accounts", "nobody", "ada")
-    assert snapshot() == before
+    assert database_rows() == before

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.conftest import refused, snapshot
+from tests.conftest import database_rows, refused
 from tournaments.models import Match, MatchClaim
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
@@ -252,33 +252,33 @@ def test_the_api_refuses_a_disputing_score_the_format_does_not_allow(client, tab
     api(client, table, "report", {"score": "2-1"})
     client.force_login(b.user)
     claims = MatchClaim.objects.count()
-    before = snapshot()
+    before = database_rows()
     reply = api(client, table, "dispute", {"score": typed, "reason": "no"})
     assert reply.status_code == 400
     [error] = reply.json()["errors"]
     assert error["field"] == "score" and words in error["message"]
-    assert snapshot() == before and MatchClaim.objects.count() == claims
+    assert database_rows() == before and MatchClaim.objects.count() == claims
 
 
 def test_the_api_refuses_a_players_report_while_disputed(client, table):
     disputed(table)
     client.force_login(table.player_a.user)
-    before, claims = snapshot(), MatchClaim.objects.count()
+    before, claims = database_rows(), MatchClaim.objects.count()
     reply = api(client, table, "report", {"score": "2-0"})
     assert reply.status_code == 400
     assert "A judge has been called to table" in reply.json()["errors"][0]["message"]
-    assert snapshot() == before and MatchClaim.objects.count() == claims
+    assert database_rows() == before and MatchClaim.objects.count() == claims
 
 
 def test_the_api_result_follows_the_reason_rule(client, world, table):
     disputed(table)
     client.force_login(world.judge)
-    before = snapshot()
+    before = database_rows()
     version = results.result_version(table)
     reply = api(client, table, "result", {"score": "1-2", "version": version})
     assert reply.status_code == 400
     assert reply.json()["errors"][0]["field"] == "reason"
-    assert snapshot() == before
+    assert database_rows() == before
     settle = {"score": "1-2", "reason": "Game 3 was Bea's", "version": version}
     reply = api(client, table, "result", settle)
     assert reply.status_code == 200 and reply.json()["status"] == "final"
@@ -353,10 +353,10 @@ def test_a_report_posted_while_disputed_is_refused_on_the_page(client, world, ta
         if where == "my-match"
         else f"/events/{world.event.pk}/matches/{table.pk}/"
     )
-    before, claims = snapshot(), MatchClaim.objects.count()
+    before, claims = database_rows(), MatchClaim.objects.count()
     response = client.post(url, {"action": "report", "score": "2-0"}, follow=True)
     assert "A judge has been called to table" in html.unescape(response.content.decode())
-    assert snapshot() == before and MatchClaim.objects.count() == claims
+    assert database_rows() == before and MatchClaim.objects.count() == claims
 
 
 def test_the_match_pages_staff_form_asks_for_a_reason(client, world, table):

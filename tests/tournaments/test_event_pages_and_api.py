@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from tests.conftest import make_event, play_out, snapshot
+from tests.conftest import database_rows, make_event, play_out
 from tournaments.models import EventLog, Match, ResultChange, Round
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
@@ -57,14 +57,14 @@ def test_judges_but_not_players_enter_results(client, running, who, allowed):
     event, round_, judge = running
     match = first_table(round_)
     client.force_login(judge if who == "judge" else match.player_a.user)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/events/{event.pk}/matches/{match.pk}/result/", {"score": "2-0"})
     match.refresh_from_db()
     assert (match.status == Match.Status.FINAL) is allowed
     assert response.status_code == (302 if allowed else 403)
     if not allowed:
         assert "organiser or judges may open this page" in page_text(response)
-        assert snapshot() == before
+        assert database_rows() == before
 
 
 def test_organiser_buttons_are_refused_to_players(client, running):
@@ -86,10 +86,10 @@ def test_organiser_buttons_are_refused_to_players(client, running):
 def test_stale_next_step_button_is_refused_with_a_message(client, running):
     event, _, _ = running
     client.force_login(event.created_by)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/events/{event.pk}/next/", {"action": "pair"}, follow=True)
     assert "not the next one any more" in response.content.decode()
-    assert snapshot() == before  # round 1 is still the only one, still paired
+    assert database_rows() == before  # round 1 is still the only one, still paired
 
 
 # --- the player's match page -------------------------------------------------------------
@@ -177,24 +177,24 @@ def test_api_round_actions_need_an_organiser(client, running, who, status):
     event, round_, judge = running
     if who != "anon":
         client.force_login(judge if who == "judge" else first_table(round_).player_a.user)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/api/v1/events/{event.pk}/rounds/1/start/")
     assert response.status_code == status
     assert response.json()["errors"][0]["message"]
     if who != "anon":
         assert "Only this event's organisers" in response.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_api_organiser_runs_a_round(client, running):
     event, round_, _ = running
     client.force_login(event.created_by)
     assert client.post(f"/api/v1/events/{event.pk}/rounds/1/start/").status_code == 200
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/api/v1/events/{event.pk}/rounds/1/close/")
     assert response.status_code == 400
     assert "cannot close" in response.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before
     for match in round_.matches.filter(is_bye=False):
         reply = client.post(
             f"/api/v1/matches/{match.pk}/result/", {"score": "2-1"}, content_type="application/json"
@@ -215,11 +215,11 @@ def test_api_report_confirm_by_players(client, running):
         ]
         == "reported"
     )
-    before = snapshot()
+    before = database_rows()
     refused = client.post(url + "confirm/")  # not the reporter's to confirm
     assert refused.status_code == 400
     assert "opponent must confirm" in refused.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before
     client.force_login(match.player_b.user)
     assert client.post(url + "confirm/").json()["status"] == "confirmed"
 
@@ -228,13 +228,13 @@ def test_api_refuses_a_bad_score_with_a_message(client, running):
     _, round_, _ = running
     match = first_table(round_)
     client.force_login(match.player_a.user)
-    before = snapshot()
+    before = database_rows()
     response = client.post(
         f"/api/v1/matches/{match.pk}/report/", {"score": "7-0"}, content_type="application/json"
     )
     assert response.status_code == 400
     assert "nobody wins more than 2" in response.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_api_other_players_cannot_touch_a_match(client, running):
@@ -294,14 +294,14 @@ def test_api_players_check_in_late_entry_and_pin(client, organiser):
         content_type="application/json",
     )
     assert pinned.json()["table_pin"] == 1
-    before = snapshot()
+    before = database_rows()
     bad = client.post(
         url,
         {"action": "pin", "registration": registration, "table": "x"},
         content_type="application/json",
     )
     assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "table"
-    assert snapshot() == before  # still pinned to table 1
+    assert database_rows() == before  # still pinned to table 1
     names = [p["name"] for p in client.get(url).json()]
     assert "Lou" in names
 

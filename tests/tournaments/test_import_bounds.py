@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from tests.conftest import make_user, snapshot
+from tests.conftest import database_rows, make_user
 from tournaments.interchange import FORMAT, InterchangeError, import_event
 from tournaments.models import Event, EventRole
 
@@ -157,14 +157,14 @@ def test_an_ordinary_user_past_a_limit_is_refused_naming_it(
     small_limits, players, rounds, field, limit
 ):
     importer = make_user("mallory")
-    before = snapshot()
+    before = database_rows()
     response = post(importer, big_document(players, rounds))
     assert response.status_code == 413, response.content
     (error,) = response.json()["errors"]
     assert error["field"] == field
     assert f"at most {limit}" in error["message"]
     assert "permission" in error["message"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_an_ordinary_user_within_the_limits_imports(small_limits):
@@ -179,14 +179,14 @@ def test_the_permission_raises_the_limits(small_limits):
 
 def test_past_the_absolute_bound_everybody_is_refused(small_limits):
     users = (trusted("sam"), make_user("root", is_superuser=True))
-    before = snapshot()
+    before = database_rows()
     for user in users:
         response = post(user, big_document(18, 1))
         assert response.status_code == 413, response.content
         (error,) = response.json()["errors"]
         assert error["field"] == "players" and "at most 16" in error["message"]
         assert "permission" not in error["message"]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_limits_are_checked_before_the_document_is_validated(small_limits, monkeypatch):

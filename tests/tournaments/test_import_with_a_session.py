@@ -4,7 +4,7 @@ works (it used to answer 415: the CSRF check read the body through no parser).""
 import pytest
 from django.test import Client
 
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tournaments.models import Event, EventRole
 
 pytestmark = pytest.mark.django_db
@@ -38,8 +38,8 @@ def test_a_session_with_its_csrf_token_imports_the_event(organiser):
 
 def test_a_session_without_the_csrf_token_is_refused_and_writes_nothing(organiser):
     client = session_client(organiser)
-    before = snapshot()
+    before = database_rows()
     response = client.post("/api/v1/events/import/", DOCUMENT, content_type="application/json")
     assert response.status_code == 403
     assert "CSRF" in response.json()["errors"][0]["message"]
-    assert snapshot() == before
+    assert database_rows() == before

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tournaments import once
 from tournaments.models import Match, ResultChange
 from tournaments.record.match_games import Score
@@ -94,12 +94,12 @@ def test_a_token_sent_again_with_other_values_is_refused_and_writes_nothing(clie
     url = f"/events/{world.event.pk}/my-match/"
     token = hidden(client.get(url), once.FORM_FIELD)
     client.post(url, {"action": "report", "score": "2-1", once.FORM_FIELD: token})
-    before = snapshot()
+    before = database_rows()
     other = client.post(
         url, {"action": "report", "score": "2-0", once.FORM_FIELD: token}, follow=True
     )
     assert "This form was already sent with other values" in words(other)
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def dashboard_form(client, world, table) -> dict:
@@ -117,11 +117,11 @@ def test_a_dashboard_entry_over_a_change_it_did_not_show_is_refused(client, worl
     form = dashboard_form(client, world, table)
     assert form["version"] == "0"
     results.report_result(table, table.player_a, Score(2, 0), table.player_a.user)
-    before = snapshot()
+    before = database_rows()
     url = f"/events/{world.event.pk}/matches/{table.pk}/result/"
     row = client.post(url, {**form, "score": "0-2", "reason": "typo"}, HTTP_HX_REQUEST="true")
     assert "The result changed since you saw it: reported by p01" in words(row)
-    assert snapshot() == before
+    assert database_rows() == before
     current = results.result_version(Match.objects.get(pk=table.pk))
     assert f'name="version" value="{current}"' in row.content.decode()
 
@@ -150,10 +150,10 @@ def test_a_token_kept_on_a_page_from_an_earlier_round_does_not_replay_it(client,
     rounds.close_round(world.round, world.organiser)
     next_round = rounds.pair_next_round(world.event, world.organiser)
     mine = next_round.matches.get(player_a=table.player_a)
-    before = snapshot()
+    before = database_rows()
     stale = client.post(
         url, {"action": "report", "score": "2-0", once.FORM_FIELD: token}, follow=True
     )
     assert "This form was already sent with other values" in words(stale)
-    assert snapshot() == before
+    assert database_rows() == before
     assert Match.objects.get(pk=mine.pk).status == Match.Status.PENDING

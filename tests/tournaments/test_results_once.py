@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import tokens
 from judging.models import Penalty
-from tests.conftest import snapshot
+from tests.conftest import database_rows
 from tournaments import once
 from tournaments.models import AnsweredRequest, Match, ResultChange
 from tournaments.record.match_games import Score
@@ -65,11 +65,11 @@ def test_a_retried_report_with_the_same_key_writes_once_and_answers_the_same(cli
 def test_the_same_key_with_another_request_is_refused_and_writes_nothing(client, table):
     a = table.player_a.user
     post(client, a, act(table, "report"), {"score": "2-1"}, key="k1")
-    before = snapshot()
+    before = database_rows()
     other = post(client, a, act(table, "report"), {"score": "2-0"}, key="k1")
     assert other.status_code == 422
     assert other.json()["errors"][0]["message"].startswith("This key already answered")
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_refusal_is_not_kept_so_the_key_may_be_sent_again(client, table):
@@ -134,7 +134,7 @@ def test_a_second_judge_settling_the_same_dispute_is_refused_with_the_first_deci
     version = results.result_version(table)
     first = {"score": "2-1", "reason": "Ada won game 3", "version": version}
     assert post(client, world.judge, act(table, "result"), first).status_code == 200
-    before = snapshot()
+    before = database_rows()
     second = {"score": "1-2", "reason": "Bea won game 3", "version": version}
     late = post(client, world.organiser, act(table, "result"), second)
     assert late.status_code == 409
@@ -148,19 +148,19 @@ def test_a_second_judge_settling_the_same_dispute_is_refused_with_the_first_deci
     )
     assert late.json()["match"]["score"] == "2-1"
     assert late.json()["match"]["status"] == "final"
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_settle_without_a_version_is_a_clear_400_once_the_result_has_changed(
     client, world, table
 ):
     disputed(table)
-    before = snapshot()
+    before = database_rows()
     body = {"score": "2-1", "reason": "no version"}
     response = post(client, world.judge, act(table, "result"), body)
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "version"
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_first_entry_needs_no_version(client, world, table):
@@ -181,12 +181,12 @@ def test_a_penalty_since_the_version_was_read_makes_an_entry_stale(world, table)
 
     seen = results.result_version(table)
     force_match_loss(table, table.player_a, world.judge, Cause(1, "Drew extra cards", "906"))
-    before = snapshot()
+    before = database_rows()
     with pytest.raises(results.StaleResult) as refused:
         results.enter_result(table, Score(2, 0), world.organiser, "typo", seen_version=seen)
     assert "Match Loss given by jude" in refused.value.message
     assert "(Drew extra cards)" in refused.value.message
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_a_retried_void_gets_the_first_answer_not_already_void(client, world, table):

@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from tests.conftest import make_user, snapshot
+from tests.conftest import database_rows, make_user
 from tournaments.event import services
 from tournaments.event.roles import roles_in
 from tournaments.models import Event, EventRole, Registration
@@ -57,14 +57,14 @@ def test_organiser_of_one_event_is_not_organiser_of_another(event, player, login
 
 
 def test_only_organisers_change_staff(event, judge, player, login):
-    before = snapshot()
+    before = database_rows()
     response = login(player).post(
         f"/events/{event.pk}/staff/", {"username": player.username, "role": "judge"}
     )
     assert response.status_code == 403
     assert REFUSED in html.unescape(response.content.decode())
     assert not EventRole.objects.filter(user=player, event=event).exists()
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_organiser_adds_a_judge(event, organiser, login):
@@ -74,21 +74,21 @@ def test_organiser_adds_a_judge(event, organiser, login):
 
 
 def test_adding_an_unknown_user_says_so(event, organiser, login):
-    before = snapshot()
+    before = database_rows()
     response = login(organiser).post(
         f"/events/{event.pk}/staff/", {"username": "ghost", "role": "judge"}, follow=True
     )
     assert "No account is called &#x27;ghost&#x27;" in response.content.decode()
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_last_organiser_cannot_be_removed(event, organiser, login):
     grant = EventRole.objects.get(event=event, user=organiser)
-    before = snapshot()
+    before = database_rows()
     response = login(organiser).post(f"/events/{event.pk}/staff/{grant.pk}/remove/", follow=True)
     assert "An event needs at least one organiser." in response.content.decode()
     assert EventRole.objects.filter(pk=grant.pk).exists()
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def test_judge_console_lists_only_judged_events(event, judge, player, login):
@@ -118,8 +118,8 @@ def test_closed_registration_is_refused_with_a_message(event, login):
     event.status = Event.Status.RUNNING
     event.save()
     tardy = make_user("tardy")
-    before = snapshot()
+    before = database_rows()
     response = login(tardy).post(f"/events/{event.pk}/register/", follow=True)
     assert "Registration for this event is closed." in response.content.decode()
     assert roles_in(tardy, event) == set()
-    assert snapshot() == before
+    assert database_rows() == before

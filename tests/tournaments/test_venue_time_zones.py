@@ -15,7 +15,7 @@ from django.utils import timezone
 from decks.services import decklist_locked
 from judging.penalties import issue_penalty
 from printing.documents import get as document_kind
-from tests.conftest import make_event, play_out, snapshot
+from tests.conftest import database_rows, make_event, play_out
 from tournaments.event import services
 from tournaments.interchange.importer import check_document
 from tournaments.interchange.problems import InterchangeError
@@ -183,7 +183,7 @@ def edit_fields(event: Event, **changes) -> dict:
 def test_a_time_the_clocks_skip_is_refused_naming_the_field(client, organiser):
     event = services.create_event(organiser, name="Spring Open", time_zone="Europe/Berlin")
     client.force_login(organiser)
-    before = snapshot()
+    before = database_rows()
     # 29 March 2026 in Berlin: 02:00 becomes 03:00, so 02:30 is never shown.
     response = client.post(
         f"/events/{event.pk}/edit/", edit_fields(event, decklist_deadline="2026-03-29T02:30")
@@ -191,21 +191,21 @@ def test_a_time_the_clocks_skip_is_refused_naming_the_field(client, organiser):
     assert response.status_code == 200
     errors = response.context["form"].errors
     assert "does not exist in Europe/Berlin" in errors["decklist_deadline"][0]
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 @pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "", "UTC+9"])
 def test_an_unknown_time_zone_is_refused_naming_the_field(client, organiser, zone):
     event = services.create_event(organiser, name="Zone Open")
     client.force_login(organiser)
-    before = snapshot()
+    before = database_rows()
     response = client.post(f"/events/{event.pk}/edit/", edit_fields(event, time_zone=zone))
     if zone == "":  # not sent: the event keeps its zone, and nothing else changed
         assert response.status_code == 302
     else:
         assert response.status_code == 200
         assert "time_zone" in response.context["form"].errors
-        assert snapshot() == before
+        assert database_rows() == before
 
 
 def test_the_service_refuses_an_unknown_zone(organiser):

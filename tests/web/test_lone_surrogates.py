@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import make_event, snapshot
+from tests.conftest import database_rows, make_event
 from tournaments.models import EventRole
 from tournaments.rounds import services as rounds
 from web.inputs import unusable_at
@@ -54,13 +54,13 @@ def test_every_json_body_with_a_lone_surrogate_is_a_400_naming_the_field(
         client.logout()
         if people[who] is not None:
             client.force_login(people[who])
-        before = snapshot()
+        before = database_rows()
         response = client.post(url, body(fields), content_type="application/json")
         assert response.status_code == 400, (url, response.status_code)
         (error,) = response.json()["errors"]
         assert error["field"] == field, (url, error)
         assert "lone UTF-16 surrogate" in error["message"]
-        assert snapshot() == before, url
+        assert database_rows() == before, url
 
 
 def test_the_import_api_refuses_a_lone_surrogate_in_a_player_name(client, organiser):
@@ -71,13 +71,13 @@ def test_the_import_api_refuses_a_lone_surrogate_in_a_player_name(client, organi
         "players": [{"id": "p1", "name": f"Ann{LONE}"}],
         "rounds": [],
     }
-    before = snapshot()
+    before = database_rows()
     response = client.post(
         "/api/v1/events/import/", body(document), content_type="application/json"
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "players[0].name"
-    assert snapshot() == before
+    assert database_rows() == before
 
 
 def field_at_fault(value) -> str | None:
