@@ -2,7 +2,7 @@
 request's pages show their times in, and how a zone is named on them.
 
 Every request starts on the site's ``TIME_ZONE`` (``SiteTimeZoneMiddleware``); a page
-about one event switches to its venue's zone (``tournaments.event.local_time``), and the
+about one event switches to its venue's zone (the event app calls :func:`show_zone`), and the
 page's caption names the zone shown. The kernel knows zones, not events.
 """
 

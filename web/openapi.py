@@ -405,7 +405,7 @@ ERROR_TEXT = {
 }
 
 
-# The header of every write that may be retried safely (``tournaments.once``).
+# The header of every write that may be retried safely (the apps' "answered once" rule).
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,
