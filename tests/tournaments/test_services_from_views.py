@@ -259,6 +259,17 @@ def paired(organiser):
     return event, round_.matches.get()
 
 
+def test_a_players_score_is_read_from_their_side(organiser):
+    """The same "2-1" typed by either player is that player's two wins."""
+    for seat in ("player_a", "player_b"):
+        event = seated_event(organiser, 2, prefix=seat)
+        match = rounds.pair_next_round(event, organiser).matches.get()
+        reporter = getattr(match, seat)
+        reported = results.report_result(match, reporter, Score(2, 1), reporter.user)
+        table_order = Score(2, 1) if seat == "player_a" else Score(1, 2)
+        assert results.games_of(reported).score == table_order
+
+
 def test_the_second_player_reporting_2_1_to_the_service_is_the_winner(paired):
     """The service takes the player's own score (their wins first) and turns it itself:
     the second player's "2-1", handed over as typed, is their win, the table's 1-2."""
