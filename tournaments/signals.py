@@ -101,11 +101,14 @@ void_penalty): judging owns penalties, tournaments owns the announcement.
 # -- Entries and the event ------------------------------------------------------------
 
 entry_changed = Signal()
-"""A player entered the event (registered, or entered late), dropped, or checked in.
+"""A player entered the event (registered, entered late, or reinstated after a
+disqualification was voided), dropped (by themself, the organiser or a
+disqualification), or checked in.
 
 Keyword arguments: ``event_id``, ``registration_id`` (ints); ``what``: one of
 :data:`ENTERED`, :data:`DROPPED`, :data:`CHECKED_IN`. Sender: ``Registration``. Sent by
-``tournaments.event.services`` (register, enter_late, drop, check_in).
+``tournaments.event.services`` (register_player, add_late_entry, drop_player, check_in)
+and ``tournaments.results.penalties`` (disqualify, undo_disqualification).
 """
 ENTERED, DROPPED, CHECKED_IN = "entered", "dropped", "checked_in"
 

@@ -206,3 +206,19 @@ def test_each_side_effect_app_connects_its_own_listener():
         "live.listeners.round_status_changed",
         "backups.listeners.round_closed",
     } <= connected
+
+
+def test_a_disqualification_drops_the_player_and_voiding_it_enters_them_again(make_world):
+    world = make_world(4)
+    match = world.table(1)
+    player = match.player_a
+    with heard() as got:
+        penalty = issue_penalty(player, "cheating", world.judge, match=match)
+    assert [(k["registration_id"], k["what"]) for n, k in got if n == "entry_changed"] == [
+        (player.pk, signals.DROPPED)
+    ]
+    with heard() as got:
+        void_penalty(penalty, world.judge, "the wrong player")
+    assert [(k["registration_id"], k["what"]) for n, k in got if n == "entry_changed"] == [
+        (player.pk, signals.ENTERED)
+    ]

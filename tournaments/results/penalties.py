@@ -35,6 +35,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules_engine.tournament import DQ, GAME_LOSS, MATCH_LOSS
+from tournaments import signals
 from tournaments.models import Event, EventLog, Match, Registration
 from tournaments.record.match_games import MatchGames
 from tournaments.record.standings import results_changed
@@ -286,6 +287,7 @@ def disqualify(player: Registration, match: Match | None, actor, cause: Cause) -
         after_round=last,
         disqualified=True,
     )
+    _announce_entry(player, signals.DROPPED)
     if match is not None:
         match = Match.objects.get(pk=match.pk)
         if not match.is_bye and not ResultState.of(match).has_result:
@@ -306,6 +308,7 @@ def undo_disqualification(
     player.save(update_fields=["status", "dropped_after_round", "disqualified"])
     results_changed(player.event_id)
     _log_event(player, actor, "reinstate", cause)
+    _announce_entry(player, signals.ENTERED)
     left = []
     if "match" in undo and match is not None:
         kept = undo_match_loss(match, player, undo["match"], actor, cause)
@@ -314,3 +317,14 @@ def undo_disqualification(
     if last > undo["last_round"]:
         left.append(Leftover(Left.MISSED_ROUNDS, last))
     return left
+
+
+def _announce_entry(player: Registration, what: str) -> None:
+    """A disqualification drops the player, a reinstatement enters them again: announced."""
+    signals.send_on_commit(
+        signals.entry_changed,
+        Registration,
+        event_id=player.event_id,
+        registration_id=player.pk,
+        what=what,
+    )
