@@ -5,7 +5,8 @@
      <… data-live-refresh="pairings round" data-live-url="/…/fragment/">
                                                  a region fetched afresh (innerHTML) when a
                                                  notice of one of these types arrives
-     <… data-live-updated>                       says when the page last updated, and how
+     <… data-live-updated>                       says when the page last updated, and how,
+                                                 on the clock of <html data-time-zone="…">
    Every notice is also dispatched on document as "arbiter:notice" (detail: the notice);
    every refreshed region dispatches "arbiter:refreshed" (bubbles).
    Without a socket (refused, blocked, server down) the regions are fetched every 30 s,
@@ -52,8 +53,23 @@
 
   function refreshAll() { regions(null).forEach(refresh); }
 
+  // One clock per page: the page's own zone (<html data-time-zone>, the venue's on an
+  // event's pages), never the browser's, and 24-hour like every time the server writes.
+  var clock = (function () {
+    var page = document.documentElement;
+    var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    var zone = page.getAttribute("data-time-zone");
+    if (zone) options.timeZone = zone;
+    try {
+      return new Intl.DateTimeFormat(page.lang || undefined, options);
+    } catch (e) {  // a zone this browser does not know: its own clock, still 24-hour
+      delete options.timeZone;
+      return new Intl.DateTimeFormat(undefined, options);
+    }
+  })();
+
   function clockText(date) {
-    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return clock.format(date);
   }
 
   function stamp() {
