@@ -135,3 +135,13 @@ def test_a_drafts_fragments_are_out_of_sight(client, make_world):
     Event.objects.filter(pk=world.event.pk).update(status=Event.Status.DRAFT)
     for url in ("pairings/?part=rows", "pairings/?part=head", "standings/"):
         assert client.get(f"/events/{world.event.pk}/{url}", **HTMX).status_code == 404
+
+
+@pytest.mark.parametrize("part", ["?part=round", "?part=tables"])
+def test_the_judge_consoles_parts_are_the_staffs_only(client, login, make_world, part):
+    world = make_world(4)
+    url = f"/events/{world.event.pk}/judge/{part}"
+    assert client.get(url, **HTMX).status_code in (302, 403)
+    player = world.registrations[0].user
+    assert login(player).get(url, **HTMX).status_code == 403
+    assert login(world.organiser).get(url, **HTMX).status_code == 200
