@@ -3,14 +3,18 @@ date/time string: a browser, a screen reader or a calendar tool reads it. Django
 format writes microseconds (``…T08:01:12.348977+01:00``), which HTML does not allow (a
 fraction of a second has at most three digits)."""
 
+import datetime
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import timezone
 
 from series import services as series_services
 from tournaments.clock import extensions as clock
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
+from web.html_time import html_datetime
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +75,11 @@ def test_every_time_on_the_event_day_pages_is_a_valid_html_time(client, make_wor
             written += html.count(" datetime=")
             assert invalid_datetimes(html) == [], url
     assert written >= 7  # the round's end, the queue, claims, history, penalties, the log
+
+
+def test_the_filter_writes_the_pages_zone_to_the_second():
+    moment = datetime.datetime(2026, 12, 5, 8, 1, 12, 348977, tzinfo=datetime.UTC)
+    with timezone.override(ZoneInfo("Europe/Berlin")):
+        assert html_datetime(moment) == "2026-12-05T09:01:12+01:00"
+    assert html_datetime(datetime.date(2026, 12, 5)) == "2026-12-05"
+    assert html_datetime(None) == ""
