@@ -105,6 +105,8 @@ TEMPLATES = [
                 "tournaments.pages.context.navigation",
                 "web.context_processors.local_times",
             ],
+            # The kernel's template filters (it is no app): valid <time datetime="…">.
+            "libraries": {"html_time": "web.html_time"},
         },
     },
 ]

@@ -38,17 +38,32 @@ def _current_matches(event: Event) -> list[Match]:
     )
 
 
+# The console's parts live.js fetches again when the round changes (``?part=``).
+CONSOLE_PARTS = {
+    "round": "judging/_console_round.html",  # "Round 2 (running)" under the title
+    "tables": "judging/_console_tables.html",  # the grid of the current round's tables
+}
+
+
 @event_role_required(*STAFF)
 def console(request: HttpRequest, event: Event) -> HttpResponse:
     """The queue of what waits for a judge, the forms to log a call and grant time, and
-    every table of the current round."""
-    context = {
-        "event": event,
-        "round": latest_round(event),
-        "queue": judge_queue.build_queue(event, timezone.now()),
-        "matches": _current_matches(event),
-        "deck_checks": event.deck_checks.select_related("registration__user")[:5],
-    }
+    every table of the current round.
+
+    The round's heading and its tables are fetched again (``?part=round``,
+    ``?part=tables``) whenever a round is paired, started or closed, so a judge's grid
+    always links to the round being played."""
+    part = request.GET.get("part", "") if request.htmx else ""
+    context = {"event": event, "round": latest_round(event)}
+    if part in CONSOLE_PARTS:
+        if part == "tables":
+            context["matches"] = _current_matches(event)
+        return render(request, CONSOLE_PARTS[part], context)
+    context.update(
+        queue=judge_queue.build_queue(event, timezone.now()),
+        matches=_current_matches(event),
+        deck_checks=event.deck_checks.select_related("registration__user")[:5],
+    )
     return render(request, "judging/event_console.html", context)
 
 

@@ -73,6 +73,34 @@ ensure_print_deps() {
     echo "WARNING: could not install ${packages[*]} (needs root or sudo): printing will be slow or fail, names may print as empty boxes."
 }
 
+# The address scripts/dev serves on: ARBITER_ADDR as runserver reads it (a port,
+# host:port or [IPv6]:port), 127.0.0.1:8000 when it is unset or empty.
+dev_addr() {
+  local addr="${ARBITER_ADDR:-127.0.0.1:8000}"
+  case "$addr" in
+    *[!0-9]*) printf '%s\n' "$addr" ;;
+    *) printf '127.0.0.1:%s\n' "$addr" ;; # a port alone: runserver's own host
+  esac
+}
+
+# Where a browser on this machine opens the address $1 (all interfaces: the loopback).
+dev_url() {
+  local host="${1%:*}" port="${1##*:}"
+  case "$host" in
+    0.0.0.0) host=127.0.0.1 ;;
+    "[::]") host="[::1]" ;;
+  esac
+  printf 'http://%s:%s/\n' "$host" "$port"
+}
+
+# scripts/dev's last step: serve on dev_addr, logging the address it really serves on.
+serve_dev() {
+  local addr
+  addr="$(dev_addr)"
+  log "serving Arbiter at $(dev_url "$addr") (Ctrl-C stops it)"
+  exec "$PY" manage.py runserver "$addr"
+}
+
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # PostgreSQL and Redis on 127.0.0.1 for the production-shaped test pass.

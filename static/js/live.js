@@ -5,9 +5,15 @@
      <… data-live-refresh="pairings round" data-live-url="/…/fragment/">
                                                  a region fetched afresh (innerHTML) when a
                                                  notice of one of these types arrives
-     <… data-live-updated>                       says when the page last updated, and how
+     <… data-live-updated>                       says when the page last updated, and how,
+                                                 on the clock of <html data-time-zone="…">
    Every notice is also dispatched on document as "arbiter:notice" (detail: the notice);
    every refreshed region dispatches "arbiter:refreshed" (bubbles).
+   A region is never swapped under a press: while a pointer or a key is pressing a control
+   in it, or a field or list in it has the focus, its new content waits (the region
+   carries data-live-waiting) and goes in once the press ends or the focus leaves, so a
+   click on "Close round" lands on the button it started on. Content the same as the
+   last is not swapped at all, and the focused control keeps the focus across a swap.
    Without a socket (refused, blocked, server down) the regions are fetched every 30 s,
    so the page keeps working and says so. A socket that opens (again) refreshes every
    region: notices sent while it was away are not replayed. */
@@ -32,6 +38,34 @@
     });
   }
 
+  // What is being pressed now (a pointer or Enter/Space held on it), and the regions whose
+  // new content waits for that press, or the focus in them, to end.
+  var pressed = null, waiting = [];
+  var FOCUS_HOLDS = "textarea, select, input:not([type=button]):not([type=submit])" +
+    ":not([type=reset]):not([type=checkbox]):not([type=radio]):not([type=hidden])";
+
+  function busy(el) {
+    if (pressed && el.contains(pressed)) return true;
+    var focused = document.activeElement;
+    return !!focused && el.contains(focused) && focused.matches(FOCUS_HOLDS);
+  }
+
+  function swap(el, html) {
+    el.removeAttribute("data-live-waiting");
+    if (el.liveContent !== html) {
+      var focused = document.activeElement;
+      var focusId = focused && el.contains(focused) ? focused.id : "";
+      el.innerHTML = html;
+      el.liveContent = html;
+      if (window.htmx) window.htmx.process(el);
+      var again = focusId && document.getElementById(focusId);
+      if (again && el.contains(again)) again.focus({ preventScroll: true });
+    }
+    lastUpdate = new Date();
+    stamp();
+    el.dispatchEvent(new CustomEvent("arbiter:refreshed", { bubbles: true }));
+  }
+
   function refresh(el) {
     return fetch(el.getAttribute("data-live-url"), {
       credentials: "same-origin",
@@ -42,18 +76,60 @@
     }).then(function (html) {
       // Typed into while this was on its way (live-hold.js): keep the typing, catch up later.
       if (el.hasAttribute("data-live-held")) { el.setAttribute("data-live-missed", ""); return; }
-      el.innerHTML = html;
-      if (window.htmx) window.htmx.process(el);
-      lastUpdate = new Date();
-      stamp();
-      el.dispatchEvent(new CustomEvent("arbiter:refreshed", { bubbles: true }));
+      if (busy(el)) {
+        el.liveWaiting = html;
+        el.setAttribute("data-live-waiting", "");
+        if (waiting.indexOf(el) < 0) waiting.push(el);
+        return;
+      }
+      swap(el, html);
     }).catch(function () { stamp(); });
   }
 
+  // The press or the focus ended: what waited goes in. A press that sent a form (the click
+  // landed) is followed by a fresh fetch rather than the content held from before it.
+  function pressEnded() {
+    waiting.slice().forEach(function (el) {
+      if (busy(el)) return;
+      waiting.splice(waiting.indexOf(el), 1);
+      var html = el.liveWaiting, sent = el.liveSent;
+      el.liveWaiting = el.liveSent = null;
+      if (sent) refresh(el); else swap(el, html);
+    });
+  }
+
+  function later() { setTimeout(pressEnded, 0); }  // after the click the press makes
+  document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" || event.key === " ") pressed = event.target;
+  }, true);
+  ["pointerup", "pointercancel", "keyup"].forEach(function (type) {
+    document.addEventListener(type, function () { pressed = null; later(); }, true);
+  });
+  document.addEventListener("focusout", later, true);
+  document.addEventListener("submit", function (event) {
+    waiting.forEach(function (el) { if (el.contains(event.target)) el.liveSent = true; });
+  }, true);
+
   function refreshAll() { regions(null).forEach(refresh); }
 
+  // One clock per page: the page's own zone (<html data-time-zone>, the venue's on an
+  // event's pages), never the browser's, and 24-hour like every time the server writes.
+  var clock = (function () {
+    var page = document.documentElement;
+    var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    var zone = page.getAttribute("data-time-zone");
+    if (zone) options.timeZone = zone;
+    try {
+      return new Intl.DateTimeFormat(page.lang || undefined, options);
+    } catch (e) {  // a zone this browser does not know: its own clock, still 24-hour
+      delete options.timeZone;
+      return new Intl.DateTimeFormat(undefined, options);
+    }
+  })();
+
   function clockText(date) {
-    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return clock.format(date);
   }
 
   function stamp() {

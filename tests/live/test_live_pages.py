@@ -82,8 +82,44 @@ def test_the_judge_consoles_queue_follows_queue_notices_and_still_polls(login, m
     page = login(world.judge).get(f"/events/{world.event.pk}/judge/").content.decode()
     _follows(page, world.event.pk)
     queue = f"/events/{world.event.pk}/judge/queue/"
-    assert _regions(page) == {queue: "queue result extension"}
+    assert _regions(page)[queue] == "queue result extension"
     assert 'hx-trigger="every 20s"' in page
+
+
+def test_the_judge_consoles_round_and_tables_follow_the_round(login, make_world):
+    world = make_world(4, paired=False)
+    client = login(world.judge)
+    url = f"/events/{world.event.pk}/judge/"
+    page = client.get(url).content.decode()
+    assert "No round is paired." in page
+    regions = _regions(page)
+    assert set(regions[f"{url}?part=round"].split()) >= {"pairings", "round"}
+    assert set(regions[f"{url}?part=tables"].split()) >= {"pairings", "round", "extension"}
+
+    first = rounds.pair_next_round(world.event, world.organiser)
+    head = client.get(f"{url}?part=round", **HTMX).content.decode()
+    tables = client.get(f"{url}?part=tables", **HTMX).content.decode()
+    assert "<html" not in head and "<html" not in tables
+    assert "Round 1 (paired)" in head
+    assert "No round is paired." not in tables
+    rounds.start_round(first, world.organiser)
+    assert "Round 1 (running)" in client.get(f"{url}?part=round", **HTMX).content.decode()
+
+    for match in first.matches.filter(is_bye=False):
+        results.enter_result(match, Score.parse("2-0"), world.organiser)
+    clock.grant_extension(first.matches.get(table=1), 3, "deck check", world.judge)
+    rounds.close_round(first, world.organiser)
+    assert "Round 1 (closed)" in client.get(f"{url}?part=round", **HTMX).content.decode()
+
+    second = rounds.pair_next_round(world.event, world.organiser)
+    head = client.get(f"{url}?part=round", **HTMX).content.decode()
+    tables = client.get(f"{url}?part=tables", **HTMX).content.decode()
+    assert "Round 2 (paired)" in head
+    for match in second.matches.filter(is_bye=False):
+        assert f"/judge/tables/{match.pk}/" in tables
+    for match in first.matches.all():
+        assert f"/judge/tables/{match.pk}/" not in tables
+    assert "+3 min" not in tables  # round 1's extension stays with round 1
 
 
 @pytest.mark.parametrize("part", ["?part=status", "?part=tables"])
@@ -99,3 +135,13 @@ def test_a_drafts_fragments_are_out_of_sight(client, make_world):
     Event.objects.filter(pk=world.event.pk).update(status=Event.Status.DRAFT)
     for url in ("pairings/?part=rows", "pairings/?part=head", "standings/"):
         assert client.get(f"/events/{world.event.pk}/{url}", **HTMX).status_code == 404
+
+
+@pytest.mark.parametrize("part", ["?part=round", "?part=tables"])
+def test_the_judge_consoles_parts_are_the_staffs_only(client, login, make_world, part):
+    world = make_world(4)
+    url = f"/events/{world.event.pk}/judge/{part}"
+    assert client.get(url, **HTMX).status_code in (302, 403)
+    player = world.registrations[0].user
+    assert login(player).get(url, **HTMX).status_code == 403
+    assert login(world.organiser).get(url, **HTMX).status_code == 200
