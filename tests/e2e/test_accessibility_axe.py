@@ -25,22 +25,30 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 HALL = {"width": 1920, "height": 1080}
 BLOCKING = ("serious", "critical")
+# Found on these pages in issue 30's walk at a lower impact, fixed, and kept fixed.
+NAMED = ("landmark-unique", "region", "empty-table-header", "label-content-name-mismatch")
+# label-content-name-mismatch is one of axe's experimental rules: on by name.
+OPTIONS = {
+    "resultTypes": ["violations"],
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+}
 
 AXE = Axe()
 
 
 def blocking_violations(page, label: str) -> list[str]:
-    """axe's serious and critical findings on the page as it is now, one line each:
-    the rule, the page's label, the element and what axe says is wrong."""
-    found = AXE.run(page).response.get("violations", [])
+    """axe's serious and critical findings on the page as it is now (and those of the
+    rules in NAMED), one line each: the rule, the page's label, the element and what
+    axe says is wrong."""
+    found = AXE.run(page, options=OPTIONS).response.get("violations", [])
     lines = []
     for rule in found:
-        if rule.get("impact") not in BLOCKING and not __import__("os").environ.get("AXE_ALL"):
+        if rule.get("impact") not in BLOCKING and rule["id"] not in NAMED:
             continue
         for node in rule.get("nodes", []):
             target = " ".join(str(part) for part in node.get("target", []))
             summary = (node.get("failureSummary") or "").replace("\n", " ")[:200]
-            lines.append(f"{rule['id']} {rule.get('impact')} · {label} · {target} · {summary}")
+            lines.append(f"{rule['id']} · {label} · {target} · {summary}")
     return lines
 
 
@@ -75,11 +83,17 @@ def session_cookie(user: User, site: str) -> dict:
 def walk(make_world, organiser):
     """The event of the walk and the people and pages to open."""
     from judging.penalties import issue_penalty
+    from printing.models import PrintJob
+    from tournaments.clock.extensions import grant_extension
 
     world = make_world(8, rounds_played=1, started=True, decklists=True)
     event = world.event
     first, second = world.table(1), world.table(2)
     issue_penalty(first.player_a, "slow_play", world.judge, game=1, match=first)
+    grant_extension(world.table(3), 5, "Deck check", world.judge)  # "+5 min" on its link
+    PrintJob.objects.create(
+        event=event, kind="match_slips", round_number=2, status=PrintJob.Status.DONE, pages=1
+    )
     # Table 2 has its result reported by its first player: "My match after report".
     results.report_result(second, second.player_a, Score.parse("2-1"), second.player_a.user)
     people = [make_user(f"s{i:02}", first_name=f"Series{i}") for i in range(8)]
