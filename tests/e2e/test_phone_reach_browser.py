@@ -57,7 +57,7 @@ def test_the_standings_tiebreakers_scroll_in_a_named_region_with_a_hint(
     page.goto(f"{live_server.url}/events/{world.event.pk}/standings/")
     hint = page.get_by_text("Scroll for tiebreakers →")
     assert hint.is_visible()
-    region = page.get_by_role("region", name="Standings table")
+    region = page.get_by_role("region", name="Standings", exact=True)
     assert region.evaluate("(el) => el.scrollWidth > el.clientWidth")  # it does scroll
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     region.focus()

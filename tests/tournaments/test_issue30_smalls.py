@@ -50,7 +50,7 @@ def test_the_standings_table_scrolls_in_a_named_focusable_region_with_a_hint(cli
     assert "Scroll for tiebreakers →" in html
     region = re.search(r'<div class="overflow-auto table-scroll"[^>]*>', html).group(0)
     assert 'role="region"' in region and 'tabindex="0"' in region
-    assert 'aria-label="Standings table"' in region
+    assert 'aria-label="Standings"' in region
 
 
 def test_the_dashboards_players_table_names_every_column(client, make_world):
