@@ -36,14 +36,14 @@ OPTIONS = {
 AXE = Axe()
 
 
-def blocking_violations(page, label: str) -> list[str]:
+def blocking_violations(page, label: str, named: tuple[str, ...] = NAMED) -> list[str]:
     """axe's serious and critical findings on the page as it is now (and those of the
     rules in NAMED), one line each: the rule, the page's label, the element and what
     axe says is wrong."""
     found = AXE.run(page, options=OPTIONS).response.get("violations", [])
     lines = []
     for rule in found:
-        if rule.get("impact") not in BLOCKING and rule["id"] not in NAMED:
+        if rule.get("impact") not in BLOCKING and rule["id"] not in named:
             continue
         for node in rule.get("nodes", []):
             target = " ".join(str(part) for part in node.get("target", []))
@@ -81,7 +81,7 @@ def session_cookie(user: User, site: str) -> dict:
 
 @pytest.fixture
 def walk(make_world, organiser):
-    """The event of the walk and the people and pages to open."""
+    """The event of the walk, and the pages to open with who opens them."""
     from judging.penalties import issue_penalty
     from printing.models import PrintJob
     from tournaments.clock.extensions import grant_extension
@@ -105,7 +105,7 @@ def walk(make_world, organiser):
         participation=1,
     )
     e = f"/events/{event.pk}"
-    return [
+    return event, [
         # (label, who (None: signed out), viewport, path)
         ("login", None, PHONE, "/accounts/login/"),
         ("event", first.player_a.user, PHONE, f"{e}/"),
@@ -126,7 +126,8 @@ def walk(make_world, organiser):
 
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
-    assert len(walk) == 15  # the hall and My match twice each
+    event_of_walk, walk = walk
+    assert len(walk) == 15  # the hall and My match twice each; the slips are the 16th
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:
@@ -141,4 +142,29 @@ def test_the_event_days_pages_have_no_serious_violation(browser, live_server, wa
         checked += 1
         context.close()
     assert checked == len(walk)
+    findings += slips_findings(browser, live_server, event_of_walk)
     assert findings == [], "\n".join(findings)
+
+
+def slips_findings(browser, live_server, event) -> list[str]:
+    """The match slips' HTML as WeasyPrint gets it, with its print style sheet: read on
+    paper, so landmarks are not asked of it, only what axe calls serious or critical."""
+    from printing.documents import get as document_kind
+    from tournaments.event.local_time import event_times
+
+    slips = document_kind("match_slips")
+    with event_times(event):
+        html, _ = slips.document(event, 2, slips.plan(event, 2))
+    style = f'<link rel="stylesheet" href="{settings.STATIC_URL}print/print.css">'
+    html = html.replace("</head>", f"{style}</head>", 1)
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    address = f"{live_server.url}/slips-as-printed/"
+    page.route(address, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(address)
+    page.wait_for_load_state("networkidle")
+    assert "Time extension: +5 min" in page.inner_text("body")  # the slips, not an empty page
+    assert page.evaluate("getComputedStyle(document.body).fontFamily") != ""
+    found = blocking_violations(page, "print: match slips", named=())
+    context.close()
+    return found
