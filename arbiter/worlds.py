@@ -305,6 +305,6 @@ def give_slow_play_warnings(world: World, count: int) -> list:
         raise ValueError("Penalties need a paired round.")
     tables = list(world.round.matches.filter(is_bye=False).order_by("table")[:count])
     if len(tables) < count:
-        raise ValueError(f"Round {world.round.number} has only {len(tables)} table(s).")
+        raise ValueError(f"Round {world.round.number} has fewer tables than {count}.")
     judge = world.judge or world.organiser
     return [issue_penalty(m.player_a, "slow_play", judge, game=1, match=m) for m in tables]

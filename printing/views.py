@@ -31,6 +31,9 @@ def print_page(request: HttpRequest, event: Event) -> HttpResponse:
     context = {
         "event": event,
         "kinds": documents.all_kinds(),
+        # Each kind with its title as the button's sentence says it ("Print match slips";
+        # German nouns keep their capital: "Ergebniszettel drucken").
+        "options": [(kind, in_sentence(str(kind.title))) for kind in documents.all_kinds()],
         "rounds": list(event.rounds.values_list("number", flat=True)),
         "current": current.number if current else None,
         "jobs": recent,

@@ -33,9 +33,17 @@
 
   // --- paired ------------------------------------------------------------------------------
 
+  // The sticky banner covers the top of the screen: what the page scrolls to stops below
+  // it (my-match.css reads --paired-banner-room as each element's scroll-margin-top).
+  function makeRoom() {
+    var room = banner.hidden ? 0 : banner.getBoundingClientRect().height;
+    page.style.setProperty("--paired-banner-room", Math.ceil(room) + "px");
+  }
+
   function tell(text) {
     banner.textContent = text;
     banner.hidden = false;
+    makeRoom();
     if (navigator.vibrate) {
       try { navigator.vibrate([200, 100, 200]); } catch (e) { /* not allowed here */ }
     }
@@ -57,6 +65,8 @@
       inPage();
     }
   }
+
+  window.addEventListener("resize", function () { if (!banner.hidden) makeRoom(); });
 
   document.addEventListener("arbiter:notice", function (event) {
     var notice = event.detail || {};

@@ -237,10 +237,7 @@ def check_in(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
     changed = services.check_in(event, ids, request.user)
-    # The English has always said "player(s)" for one and many alike.
-    checked = ngettext(
-        "%(count)s player(s) checked in.", "%(count)s player(s) checked in.", changed
-    )
+    checked = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
     messages.success(request, checked % {"count": changed})
     return redirect("tournaments:manage", event.pk)
 

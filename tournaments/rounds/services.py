@@ -308,12 +308,9 @@ def close_round(round_: Round, actor) -> Round:
     missing = [m.table for m in round_.matches.all() if not m.has_result]
     if missing:
         tables = ", ".join(str(t) for t in missing[:12]) + ("…" if len(missing) > 12 else "")
-        # The English has always said "table(s)" for one and many alike.
         refusal = ngettext(
-            "Round %(round)s cannot close: %(count)s table(s) have no confirmed result "
-            "(%(tables)s).",
-            "Round %(round)s cannot close: %(count)s table(s) have no confirmed result "
-            "(%(tables)s).",
+            "Round %(round)s cannot close: %(count)s table has no confirmed result (%(tables)s).",
+            "Round %(round)s cannot close: %(count)s tables have no confirmed result (%(tables)s).",
             len(missing),
         )
         raise ServiceError(
