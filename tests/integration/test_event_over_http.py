@@ -294,7 +294,7 @@ def test_a_whole_event_over_http(event_run: EventRun) -> None:
     register_and_submit_decks(run)
     checked = run.organiser.form(f"/events/{event}/check-in/", {"all": "1"})
     assert redirect_target(checked) == f"/events/{event}/manage/"
-    assert "16 player(s) checked in" in run.organiser.get(f"/events/{event}/manage/").text
+    assert "16 players checked in" in run.organiser.get(f"/events/{event}/manage/").text
 
     for number in range(1, SWISS_ROUNDS + 1):
         if number % 2:  # the organiser uses both the API and the dashboard's button

@@ -213,7 +213,7 @@ def check_in_self(request: HttpRequest, event_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("You are checked in for round 1."))
+        messages.success(request, _("You are checked in."))
     if request.POST.get("back") == "my_match":
         return redirect("tournaments:my_match", event.pk)
     return redirect(event)
