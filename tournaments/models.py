@@ -124,6 +124,15 @@ class Event(models.Model):
     decklist_deadline = models.DateTimeField(
         null=True, blank=True, help_text=_lazy("Empty: decklists can change until round 1 starts.")
     )
+    self_check_in_opens = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_lazy(
+            "From this time until round 1 is paired, registered players can check "
+            "themselves in on the event's page or My match. Empty: only the organiser checks "
+            "players in."
+        ),
+    )
     decklist_policy = models.CharField(
         max_length=10,
         choices=DecklistPolicy.choices,

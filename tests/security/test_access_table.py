@@ -211,6 +211,11 @@ TABLE: dict[str, list[Case]] = {
         get(E("login", "403", "200", "200"), params={"match_id": "other_match"}),
         post(E("login", "403", "200", "200"), params={"match_id": "other_match"}),
     ],
+    # A player checks themself in (their own entry only); staff are not players here.
+    "tournaments:check_in_self": [
+        get(ALL_405),
+        post(E("login", "302", "403", "403")),
+    ],
     "tournaments:drop_self": [
         get(ALL_405),
         post(E("login", "302", "403", "403"), changes=frozenset({"player"})),

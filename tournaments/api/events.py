@@ -181,10 +181,16 @@ class RoundList(APIView):
             "the field `confirm_missing_decklists`, naming how many and who. Send "
             '`{"confirm_missing_decklists": true}` to pair them anyway (`warn`) or to drop '
             "them and pair the rest (`require`). The round's `stats` then record the "
-            "policy (`decklist_policy`, `decklists_missing`, `dropped_without_decklist`)."
+            "policy (`decklist_policy`, `decklists_missing`, `dropped_without_decklist`). "
+            "Every registered player counts, checked in or not.\n\n"
+            "Round 1 pairs only checked-in players: while any registered player (not "
+            "dropped) is not checked in it is refused with a 400 on the field "
+            "`confirm_not_checked_in`, naming them. Check them in first, or send "
+            '`{"confirm_not_checked_in": true}` to pair round 1 without them. Both '
+            "refusals can come at once, one error each."
         ),
         tags=["events"],
-        request=body([], confirm_missing_decklists=BOOL),
+        request=body([], confirm_missing_decklists=BOOL, confirm_not_checked_in=BOOL),
         responses=responses(
             {201: (ref("Round"), "The new round, paired.")},
             400,
@@ -197,10 +203,14 @@ class RoundList(APIView):
         event = event_for(request, event_id, ORGANISER)
         fields = Reader(request.data)
         confirmed = fields.boolean("confirm_missing_decklists")
+        absent_confirmed = fields.boolean("confirm_not_checked_in")
         fields.check()
         return run_service(
             lambda: rounds.pair_next_round(
-                event, request.user, confirm_missing_decklists=confirmed
+                event,
+                request.user,
+                confirm_missing_decklists=confirmed,
+                confirm_not_checked_in=absent_confirmed,
             ),
             round_json,
             201,

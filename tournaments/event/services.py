@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 
 from tournaments import signals
 from tournaments.event import entry_offers
+from tournaments.event.check_in import self_check_in_closed
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.record.standings import results_changed
 from web.errors import FieldError, ServiceError
@@ -50,6 +51,7 @@ EDITABLE_EVENT_FIELDS = (
     "registration_cap",
     "registration_deadline",
     "decklist_deadline",
+    "self_check_in_opens",
     "decklist_policy",
     "decklists_public",
     "print_paper",
@@ -247,6 +249,35 @@ def check_in(event: Event, registration_ids: list[int], actor) -> int:
             event=event, actor=actor, action="check_in", data={"players": changed}
         )
     return changed
+
+
+@transaction.atomic
+def check_in_everyone(event: Event, actor) -> int:
+    """The organiser's "Check in everyone": every registered player not yet checked in, in
+    one call (one ``entry_changed`` and one log line per player, as :func:`check_in`)."""
+    waiting = event.registrations.filter(status=Registration.Status.REGISTERED, checked_in=False)
+    return check_in(event, list(waiting.values_list("pk", flat=True)), actor)
+
+
+@transaction.atomic
+def self_check_in(event: Event, user) -> Registration:
+    """A player checks themself in while the event's self check-in is open
+    (``check_in.self_check_in_closed``): only their own registration, through
+    :func:`check_in`, so it is logged and announced like the organiser's."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    registration = Registration.objects.filter(event=event, user=user).first()
+    if registration is None or registration.status == Registration.Status.DROPPED:
+        raise ServiceError(_("You are not registered for this event."))
+    if registration.status == Registration.Status.WAITLISTED:
+        raise ServiceError(_("You are on the waiting list: only registered players check in."))
+    if registration.checked_in:
+        return registration
+    closed = self_check_in_closed(event)
+    if closed is not None:
+        raise ServiceError(closed)
+    check_in(event, [registration.pk], user)
+    registration.refresh_from_db()
+    return registration
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@ from tournaments.models import DecklistPolicy, Event, EventRole
 from web import local_time as web_zones
 from web.errors import ServiceError
 
-DEADLINE_FIELDS = ("registration_deadline", "decklist_deadline")
+DEADLINE_FIELDS = ("registration_deadline", "decklist_deadline", "self_check_in_opens")
 
 
 class WallTimeField(forms.DateTimeField):
@@ -52,6 +52,7 @@ class EventForm(forms.ModelForm):
             "registration_cap": _lazy("Registration cap"),
             "registration_deadline": _lazy("Registration deadline"),
             "decklist_deadline": _lazy("Decklist deadline"),
+            "self_check_in_opens": _lazy("Self check-in opens"),
             "decklists_public": _lazy("Decklists public"),
             "print_paper": _lazy("Print paper"),
         }
@@ -62,6 +63,7 @@ class EventForm(forms.ModelForm):
             "date": forms.DateInput(attrs={"type": "date"}),
             "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "self_check_in_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
 
     def __init__(self, *args, **kwargs) -> None:

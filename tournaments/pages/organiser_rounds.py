@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournaments.event import check_in as check_in_state
 from tournaments.event import entry_offers, services
 from tournaments.event import next_step as event_state
 from tournaments.event.roles import (
@@ -68,6 +69,19 @@ def _dashboard_status(request: HttpRequest, event: Event, current: Round | None)
         "blocked": event_state.pairing_blocker(event),
         **dashboard_lists.round_summary(current),
         **_decklist_context(event, current),
+        **_check_in_context(event, current),
+    }
+
+
+def _check_in_context(event: Event, current: Round | None) -> dict:
+    """Before round 1: the registered players it would leave out (not checked in)."""
+    if current is not None:
+        return {"not_checked_in": []}
+    absent = check_in_state.not_checked_in(event)
+    return {
+        "not_checked_in": absent,
+        "not_checked_in_names": ", ".join(r.display_name for r in absent),
+        "self_check_in_closed": check_in_state.self_check_in_closed(event),
     }
 
 
@@ -182,7 +196,15 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
             # The players the organiser saw listed as missing a decklist, and confirmed.
             ids = ",".join(request.POST.getlist("missing")).split(",")
             seen = [n for n in map(whole_number, ids) if n]
-            rounds.pair_next_round(event, request.user, confirm_missing_decklists=seen)
+            # And those they saw listed as not checked in, and confirmed leaving out.
+            ids = ",".join(request.POST.getlist("absent")).split(",")
+            absent = [n for n in map(whole_number, ids) if n]
+            rounds.pair_next_round(
+                event,
+                request.user,
+                confirm_missing_decklists=seen,
+                confirm_not_checked_in=absent,
+            )
         else:
             STEP_ACTIONS[action](event, request.user)
     except ServiceError as exc:
@@ -233,12 +255,15 @@ def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 @event_role_required(ORGANISER)
 def check_in(request: HttpRequest, event: Event) -> HttpResponse:
     if request.POST.get("all"):
-        ids = list(event.registrations.values_list("pk", flat=True))
+        changed = services.check_in_everyone(event, request.user)
     else:
         ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
-    changed = services.check_in(event, ids, request.user)
-    checked = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
-    messages.success(request, checked % {"count": changed})
+        changed = services.check_in(event, ids, request.user)
+    if changed:
+        checked = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
+        messages.success(request, checked % {"count": changed})
+    else:
+        messages.info(request, _("Nobody to check in: every registered player is checked in."))
     return redirect("tournaments:manage", event.pk)
 
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import once
+from tournaments.event import check_in as check_in_state
 from tournaments.event import services
 from tournaments.event.roles import (
     JUDGE,
@@ -78,6 +79,7 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
         "idle": _idle(event, me)
         if match is None or event.status == Event.Status.FINISHED
         else None,
+        "check_in": check_in_state.state_for(event, me) if match is None else None,
     }
 
 
@@ -197,6 +199,24 @@ def match_page(request: HttpRequest, event_id: int, match_id: int) -> HttpRespon
         "notices": result_notices.notices_for(me, match) if me is not None else [],
     }
     return render(request, "tournaments/match.html", context)
+
+
+@require_POST
+@login_required
+def check_in_self(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The player checks themself in (their own registration only, whatever is posted),
+    back to the page they came from: My match, or else the event's page."""
+    event = visible_event_or_404(request.user, event_id)
+    _my_registration(request, event)
+    try:
+        services.self_check_in(event, request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You are checked in."))
+    if request.POST.get("back") == "my_match":
+        return redirect("tournaments:my_match", event.pk)
+    return redirect(event)
 
 
 @require_POST

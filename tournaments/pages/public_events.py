@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments.event import check_in as check_in_state
 from tournaments.event import next_step as event_state
 from tournaments.event.roles import (
     ORGANISER,
@@ -52,6 +53,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         "swiss_rounds": swiss_round_count(event),
         "winner": _winner(event),
         "where_it_stands": event_state.public_note(event),
+        "check_in": check_in_state.state_for(event, registration),
     }
     return render(request, "tournaments/event_detail.html", context)
 

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from pairing import bracket, swiss
 from tournaments import signals
+from tournaments.event import check_in as check_in_state
 from tournaments.event import next_step as event_state
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.record.history import EventHistory, round_winners
@@ -55,15 +56,59 @@ def _seed_for(event: Event, number: int, attempt: int) -> int:
     return (event.seed * 1_000_003 + number * 1_009 + attempt) % (2**53)
 
 
+class NotCheckedIn(ServiceError):
+    """Round 1 would leave registered players out: they are not checked in. The organiser
+    checks them in, or confirms pairing without them (``confirm_not_checked_in``)."""
+
+    def __init__(self, absent: list[Registration]):
+        self.absent = absent
+        names = ", ".join(r.display_name for r in absent)
+        said = ngettext(
+            "%(count)s registered player is not checked in (%(names)s): round 1 would be "
+            "paired without them. Check them in first, or confirm to pair round 1 without them.",
+            "%(count)s registered players are not checked in (%(names)s): round 1 would be "
+            "paired without them. Check them in first, or confirm to pair round 1 without them.",
+            len(absent),
+        ) % {"count": len(absent), "names": names}
+        super().__init__(said, field="confirm_not_checked_in")
+
+
+def _not_checked_in_refusal(event: Event, confirmed: bool | Collection[int]) -> NotCheckedIn | None:
+    """The refusal round 1 owes while registered players are not checked in, unless the
+    organiser confirmed (True, or the ids of the players they saw listed: anyone not seen
+    is asked about again)."""
+    absent = check_in_state.not_checked_in(event)
+    seen = confirmed is True or {r.pk for r in absent} <= set(confirmed or ())
+    if absent and not seen:
+        return NotCheckedIn(absent)
+    return None
+
+
+def _registered_players(event: Event) -> list[Registration]:
+    """Every registered player, checked in or not: the decklist gate asks about them all."""
+    return list(
+        event.registrations.filter(status=Registration.Status.REGISTERED)
+        .select_related("user")
+        .order_by("name", "pk")
+    )
+
+
 @transaction.atomic
 def pair_next_round(
-    event: Event, actor, *, confirm_missing_decklists: bool | Collection[int] = ()
+    event: Event,
+    actor,
+    *,
+    confirm_missing_decklists: bool | Collection[int] = (),
+    confirm_not_checked_in: bool | Collection[int] = (),
 ) -> Round:
     """Pair the next Swiss round and seat it: best records at the lowest tables.
 
-    Round 1 applies the event's decklist policy first (``decklist_gate``): players
-    without a legal list are paired (``warn``) or dropped (``require``) only once
-    ``confirm_missing_decklists`` confirms them (True, or the ids the organiser saw).
+    Round 1 is refused while registered players are not checked in (they would be left
+    out silently) until ``confirm_not_checked_in`` confirms them (True, or the ids the
+    organiser saw). It applies the event's decklist policy to every registered player
+    (``decklist_gate``): players without a legal list are paired (``warn``) or dropped
+    (``require``) only once ``confirm_missing_decklists`` confirms them. Both questions
+    are asked at once, each naming its field.
     """
     event = _locked(event)
     number = _next_swiss_number(event)
@@ -81,9 +126,21 @@ def pair_next_round(
         )
     gate = {}
     if number == 1:
-        gate = decklist_gate.gate_round_one(
-            event, history.active_in(1), actor, confirm_missing_decklists
-        )
+        refusals: list[ServiceError] = []
+        absent = _not_checked_in_refusal(event, confirm_not_checked_in)
+        if absent is not None:
+            refusals.append(absent)
+        try:
+            gate = decklist_gate.gate_round_one(
+                event, _registered_players(event), actor, confirm_missing_decklists
+            )
+        except decklist_gate.MissingDecklists as exc:
+            refusals.append(exc)
+        # Nothing is kept: a confirmed drop above is undone with the rest.
+        if len(refusals) == 1:
+            raise refusals[0]
+        if refusals:
+            raise ServiceError.of(e for refusal in refusals for e in refusal.errors)
         if gate.get("dropped_without_decklist"):
             history = EventHistory.read(event)
             if len(history.active_in(1)) < 2:

@@ -15,6 +15,7 @@ urlpatterns = [
     # A match slip's QR code: its two players, and the event's staff (who enter results).
     path("events/<int:event_id>/matches/<int:match_id>/", player_match.match_page, name="match"),
     path("events/<int:event_id>/drop/", player_match.drop_self, name="drop_self"),
+    path("events/<int:event_id>/check-in/me/", player_match.check_in_self, name="check_in_self"),
     path("events/<int:event_id>/register/", player_events.register, name="register"),
     path("events/<int:event_id>/withdraw/", player_events.withdraw, name="withdraw"),
     path("me/events/", player_events.my_events, name="my_events"),
