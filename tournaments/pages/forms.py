@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.event import local_time, services
 from tournaments.models import DecklistPolicy, Event, EventRole
+from web import forms as web_forms
 from web import local_time as web_zones
 from web.errors import ServiceError
 
@@ -59,9 +60,10 @@ class EventForm(forms.ModelForm):
             # A count as the organiser types (static/js/text-count.js): names have limits.
             "name": forms.TextInput(attrs={"data-count": ""}),
             "venue": forms.TextInput(attrs={"data-count": ""}),
-            "date": forms.DateInput(attrs={"type": "date"}),
-            "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            # ISO values in every language: a browser's picker reads no other.
+            "date": web_forms.DateInput(),
+            "registration_deadline": web_forms.DateTimeInput(),
+            "decklist_deadline": web_forms.DateTimeInput(),
         }
 
     def __init__(self, *args, **kwargs) -> None:
