@@ -66,11 +66,17 @@ class EventForm(forms.ModelForm):
             "decklist_deadline": web_forms.DateTimeInput(),
         }
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, organiser=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(name, name) for name in web_zones.zone_names()]
-        if self.instance._state.adding and "time_zone" not in (kwargs.get("initial") or {}):
-            self.initial["time_zone"] = web_zones.default_zone_name()
+        adding = self.instance._state.adding
+        if adding:
+            # A new event starts in the zone of the organiser's last one, else the site's.
+            self.instance.time_zone = local_time.new_event_zone(organiser)
+            self.initial.setdefault("time_zone", self.instance.time_zone)
+        # Canonical names by region; an event whose zone is an old alias keeps it listed.
+        zone = self.fields["time_zone"]
+        zone.choices = web_zones.zone_choices(keep=None if adding else self.instance.time_zone)
+        zone.widget.attrs.update({"data-zone-filter": "", "autocomplete": "off"})
         policy = self.fields["decklist_policy"]
         policy.label = _lazy("Decklists before round 1")
         # A form (or a script) that does not send the field keeps the event's policy.
