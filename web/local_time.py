@@ -184,3 +184,9 @@ def zone_caption(zone: ZoneInfo, moment: datetime.datetime | None = None) -> str
     if abbreviation and not abbreviation.startswith(("+", "-")) and abbreviation != "UTC":
         return f"{zone.key} ({abbreviation}, {shown})"
     return f"{zone.key} ({shown})"
+
+
+def shown_zone_caption() -> str:
+    """The zone this request's pages show their times in, named (the venue's, else the
+    site's): for a page about no one venue, such as a series."""
+    return zone_caption(timezone.get_current_timezone())
