@@ -69,6 +69,7 @@
     var id = (select.id || "zone") + "-find";
     var label = document.createElement("label");
     label.htmlFor = id;
+    label.className = "zone-find";
     label.textContent = gettext("Find a time zone");
     var field = document.createElement("input");
     field.type = "search";
@@ -79,8 +80,10 @@
     status.id = id + "-status";
     status.setAttribute("aria-live", "polite");
     field.setAttribute("aria-describedby", status.id);
-    var before = select.id ? document.querySelector('label[for="' + select.id + '"]') : null;
-    (before || select).insertAdjacentElement("beforebegin", label);
+    // Under the select's own label: "Time zone", then the search, then the list.
+    var named = select.id ? document.querySelector('label[for="' + select.id + '"]') : null;
+    if (named) named.insertAdjacentElement("afterend", label);
+    else select.insertAdjacentElement("beforebegin", label);
     label.insertAdjacentElement("afterend", field);
     field.insertAdjacentElement("afterend", status);
     field.addEventListener("input", function () {
