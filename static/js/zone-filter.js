@@ -27,13 +27,23 @@
     return groups;
   }
 
+  function matches(option, query) {
+    return !query || words(option.value + " " + option.text).indexOf(query) !== -1;
+  }
+
+  // The select holds the zones matching ``query``, in their region groups. With no match
+  // it keeps only the chosen zone, so the form's value is never lost to a typo; a match
+  // list without the chosen zone chooses its first match (the select shows which).
   function rebuild(select, groups, query) {
     var chosen = select.value;
-    var found = 0, first = null, keepsChosen = false;
+    var found = 0;
+    groups.forEach(function (group) {
+      group.options.forEach(function (o) { if (matches(o, query)) found += 1; });
+    });
     var parts = [];
     groups.forEach(function (group) {
       var shown = group.options.filter(function (o) {
-        return !query || words(o.value + " " + o.text).indexOf(query) !== -1 || o.value === chosen;
+        return found ? matches(o, query) : o.value === chosen;
       });
       if (!shown.length) return;
       var parent = group.label === null ? null : document.createElement("optgroup");
@@ -42,22 +52,16 @@
         var option = document.createElement("option");
         option.value = o.value;
         option.textContent = o.text;
-        if (o.value === chosen) { option.selected = true; keepsChosen = true; }
-        if (!query || words(o.value + " " + o.text).indexOf(query) !== -1) {
-          found += 1;
-          if (first === null) first = o.value;
-        }
         if (parent) parent.appendChild(option);
         else parts.push(option);
       });
       if (parent) parts.push(parent);
     });
     select.replaceChildren.apply(select, parts);
-    if (query && found && first !== null && words(chosen).indexOf(query) === -1) {
-      select.value = first; // what was typed picks its first match; the select shows it
+    select.value = chosen;
+    if (select.value !== chosen && select.options.length) {
+      select.selectedIndex = 0;
       select.dispatchEvent(new Event("change", { bubbles: true }));
-    } else if (keepsChosen) {
-      select.value = chosen;
     }
     return found;
   }
