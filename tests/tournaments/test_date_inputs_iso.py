@@ -5,6 +5,7 @@ else as empty. A German organiser who edits an event keeps its date and deadline
 import datetime
 import importlib
 import re
+from pathlib import Path
 
 import pytest
 from django import forms
@@ -147,3 +148,15 @@ def test_every_project_form_renders_its_dates_in_iso_in_german():
                 assert ISO[kind].match(attributes["value"]), (
                     f"{form_class.__name__}.{name}: {attributes['value']!r}"
                 )
+
+
+def test_no_template_writes_a_date_input_by_hand():
+    """Date inputs come from the forms' ISO widgets (checked above), never typed into a
+    template, where a value would be formatted in the page's language."""
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    by_hand = [
+        f"{path.relative_to(templates)}: {kind}"
+        for path in templates.rglob("*.html")
+        for kind in re.findall(r'type="(date|datetime-local|time|month|week)"', path.read_text())
+    ]
+    assert not by_hand
