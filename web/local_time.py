@@ -130,8 +130,8 @@ def zone_choices(keep: str | None = None) -> list[tuple[Promise, list[tuple[str,
 
 def default_zone_name(last_used: str | None = None) -> str:
     """A new event's zone: the organiser's last (``last_used``, the zone of the last
-    event they created) when it is still a zone, else the site's ``TIME_ZONE``."""
-    if last_used and last_used in zone_names():
+    event they created) when it is a current name, else the site's ``TIME_ZONE``."""
+    if last_used and last_used in canonical_zone_names():
         return last_used
     return settings.TIME_ZONE
 

@@ -86,5 +86,7 @@ def test_an_event_whose_zone_is_an_old_alias_keeps_it(client, organiser):
     event.refresh_from_db()
     assert (event.name, event.time_zone) == ("Old Open, renamed", "US/Eastern")
 
-    # A new event is not offered the alias.
-    assert "US/Eastern" not in offered(client.get("/events/new/").content.decode())
+    # A new event is not offered the alias, nor starts in it: it starts in the site's.
+    new = client.get("/events/new/").content.decode()
+    assert "US/Eastern" not in offered(new)
+    assert chosen(new) == "UTC"

@@ -75,7 +75,8 @@ class EventForm(forms.ModelForm):
             self.initial.setdefault("time_zone", self.instance.time_zone)
         # Canonical names by region; an event whose zone is an old alias keeps it listed.
         zone = self.fields["time_zone"]
-        zone.choices = web_zones.zone_choices(keep=None if adding else self.instance.time_zone)
+        kept = self.initial.get("time_zone") if adding else self.instance.time_zone
+        zone.choices = web_zones.zone_choices(keep=kept)
         zone.widget.attrs.update({"data-zone-filter": "", "autocomplete": "off"})
         policy = self.fields["decklist_policy"]
         policy.label = _lazy("Decklists before round 1")
