@@ -313,6 +313,19 @@ class ListState:
     state: str  # "none", "draft", "submitted" (legal) or "not_legal" (submitted, illegal)
     problems: int = 0
     decklist: Decklist | None = None
+    # Why it can no longer change: "finished", "started" (round 1), "deadline", or "".
+    locked: str = ""
+
+
+def lock_of(decklist: Decklist | None, event: Event) -> str:
+    """Why the player's list can no longer change, as the event page words it: the event
+    is over, round 1 started, or the deadline passed ("" while it can change)."""
+    if event.status == Event.Status.FINISHED:
+        return "finished"
+    if decklist_locked(decklist, event) is None:
+        return ""
+    started = event.rounds.filter(number=1).exclude(status=Round.Status.PAIRED).exists()
+    return "started" if started else "deadline"
 
 
 def list_state(event: Event, registration: Registration | None) -> ListState | None:
@@ -320,12 +333,14 @@ def list_state(event: Event, registration: Registration | None) -> ListState | N
     if registration is None or event.game not in DECK_GAMES:
         return None
     decklist = Decklist.objects.filter(registration=registration).first()
+    locked = lock_of(decklist, event)
     if decklist is None:
-        return ListState("none")
+        return ListState("none", locked=locked)
     if decklist.status == Decklist.Status.SUBMITTED:
-        return ListState("submitted" if decklist.legal else "not_legal", 0, decklist)
+        state = "submitted" if decklist.legal else "not_legal"
+        return ListState(state, 0, decklist, locked)
     report = check_text(event, decklist.raw_text)
-    return ListState("draft", len(why_not_legal(report)), decklist)
+    return ListState("draft", len(why_not_legal(report)), decklist, locked)
 
 
 def why_not_legal(report: DeckReport) -> list[dict]:

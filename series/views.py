@@ -25,6 +25,7 @@ from tournaments.event import entry_offers
 from tournaments.event.roles import ORGANISER, has_role
 from tournaments.models import EntryOffer, Event, Registration
 from web.errors import ServiceError
+from web.local_time import shown_zone_caption
 from web.spreadsheet import attachment, spreadsheet_cell
 
 CSV_COLUMNS = ["rank", "player", "name", "total", "events_played", "best_finish", "match_wins"]
@@ -208,6 +209,7 @@ def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
         "addable": addable,
         "walk_ins": walk_ins,
         "log": series.log.select_related("actor")[:50],
+        "log_zone": shown_zone_caption(),  # a series has no one venue: the site's zone
         "merge_form": MergeForm(),
         "links_directly": entry_offers.is_site_staff(request.user),
     }

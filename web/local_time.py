@@ -9,14 +9,19 @@ page's caption names the zone shown. The kernel knows zones, not events.
 from __future__ import annotations
 
 import datetime
+import importlib.resources
+import zoneinfo
 from functools import cache
+from pathlib import Path
 from zoneinfo import ZoneInfo, available_timezones
 
 from asgiref.local import Local
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 # The zone a request's pages were switched to, per request (thread or task) like Django's.
 _shown = Local()
@@ -28,12 +33,106 @@ _NOT_A_VENUE = {"localtime", "Factory"}
 
 @cache
 def zone_names() -> tuple[str, ...]:
-    """The IANA zone names an event may be given, sorted for a select."""
+    """Every IANA zone name an event may have, aliases included (``Asia/Calcutta``): an
+    event or an imported file that has one still validates. New choices come from
+    :func:`canonical_zone_names`."""
     return tuple(sorted(available_timezones() - _NOT_A_VENUE))
 
 
-def default_zone_name() -> str:
-    """A new event's zone: the site's ``TIME_ZONE`` (an organiser sets the venue's)."""
+# The tz database's own tables of the zones people live in: ``zone1970.tab`` (one line
+# per region whose clocks agreed since 1970) and ``zone.tab`` (each country's zones, so
+# ``Europe/Amsterdam`` is there too). Neither lists a backward-compatibility link
+# (``Asia/Calcutta``, ``US/Eastern``, ``Etc/GMT+5``): those live only in tzdata's
+# ``backward`` file, which ships in no form Python can read.
+_ZONE_TABLES = ("zone1970.tab", "zone.tab")
+# Deprecated spellings, for a system whose tz data ships without the tables above.
+_LEGACY_PREFIXES = ("Etc/", "US/", "Canada/", "Mexico/", "Brazil/", "Chile/", "SystemV/")
+
+
+def _zone_table_texts() -> list[str]:
+    """The tables' text where ``zoneinfo`` reads its zones: the system's tz directories
+    first, else the ``tzdata`` package's."""
+    texts = []
+    for folder in zoneinfo.TZPATH:
+        for table in _ZONE_TABLES:
+            path = Path(folder) / table
+            if path.is_file():
+                texts.append(path.read_text(encoding="utf-8"))
+        if texts:
+            return texts
+    try:
+        package = importlib.resources.files("tzdata").joinpath("zoneinfo")
+        for table in _ZONE_TABLES:
+            if package.joinpath(table).is_file():
+                texts.append(package.joinpath(table).read_text(encoding="utf-8"))
+    except ModuleNotFoundError:
+        pass
+    return texts
+
+
+@cache
+def canonical_zone_names() -> tuple[str, ...]:
+    """The zones a venue is offered: the tz database's current names (``Asia/Kolkata``,
+    ``America/New_York``) plus ``UTC``, never a deprecated alias. The one rule of what
+    a form offers; :func:`zone_names` still accepts the rest."""
+    known = set(zone_names())
+    listed = {"UTC"}
+    for text in _zone_table_texts():
+        for line in text.splitlines():
+            columns = line.split("\t")
+            if line.startswith("#") or len(columns) < 3:
+                continue
+            listed.add(columns[2].strip())
+    if len(listed) == 1:  # no table to read: leave out what is plainly an old spelling
+        listed |= {name for name in known if "/" in name and not name.startswith(_LEGACY_PREFIXES)}
+    return tuple(sorted(listed & known))
+
+
+# The regions a zone list is grouped by: the first part of an IANA name.
+ZONE_REGIONS: dict[str, Promise] = {
+    "Africa": _lazy("Africa"),
+    "America": _lazy("Americas"),
+    "Antarctica": _lazy("Antarctica"),
+    "Arctic": _lazy("Arctic"),
+    "Asia": _lazy("Asia"),
+    "Atlantic": _lazy("Atlantic Ocean"),
+    "Australia": _lazy("Australia"),
+    "Europe": _lazy("Europe"),
+    "Indian": _lazy("Indian Ocean"),
+    "Pacific": _lazy("Pacific Ocean"),
+    "UTC": _lazy("Coordinated Universal Time"),
+}
+_OTHER_REGION = _lazy("Other names")
+
+
+def zone_region(name: str) -> str:
+    """The region ``name`` is listed under: its first part, or ``UTC``."""
+    return name.split("/", 1)[0] if "/" in name else "UTC"
+
+
+def zone_choices(keep: str | None = None) -> list[tuple[Promise, list[tuple[str, str]]]]:
+    """The canonical zones grouped by region, for a select's ``<optgroup>``s.
+
+    ``keep`` (an event's current zone) is listed even if it is an alias, so an event
+    made with ``US/Eastern`` still shows and keeps it."""
+    names = list(canonical_zone_names())
+    if keep and keep not in names and keep in zone_names():
+        names.append(keep)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(names):
+        region = zone_region(name)
+        groups.setdefault(region if region in ZONE_REGIONS else "", []).append((name, name))
+    ordered = [(ZONE_REGIONS[r], groups[r]) for r in ZONE_REGIONS if r in groups]
+    if "" in groups:
+        ordered.append((_OTHER_REGION, groups[""]))
+    return ordered
+
+
+def default_zone_name(last_used: str | None = None) -> str:
+    """A new event's zone: the organiser's last (``last_used``, the zone of the last
+    event they created) when it is a current name, else the site's ``TIME_ZONE``."""
+    if last_used and last_used in canonical_zone_names():
+        return last_used
     return settings.TIME_ZONE
 
 
@@ -85,3 +184,9 @@ def zone_caption(zone: ZoneInfo, moment: datetime.datetime | None = None) -> str
     if abbreviation and not abbreviation.startswith(("+", "-")) and abbreviation != "UTC":
         return f"{zone.key} ({abbreviation}, {shown})"
     return f"{zone.key} ({shown})"
+
+
+def shown_zone_caption() -> str:
+    """The zone this request's pages show their times in, named (the venue's, else the
+    site's): for a page about no one venue, such as a series."""
+    return zone_caption(timezone.get_current_timezone())

@@ -17,7 +17,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from web.local_time import show_zone
+from tournaments.models import Event
+from web.local_time import default_zone_name, show_zone
+
+
+def new_event_zone(organiser) -> str:
+    """A new event's zone: that of the last event ``organiser`` created (organisers run
+    most events in one place), else the site's ``TIME_ZONE``."""
+    last = None
+    if organiser is not None and getattr(organiser, "pk", None):
+        last = (
+            Event.objects.filter(created_by=organiser)
+            .order_by("-created_at", "-pk")
+            .values_list("time_zone", flat=True)
+            .first()
+        )
+    return default_zone_name(last)
 
 
 def zone_of(event) -> ZoneInfo:

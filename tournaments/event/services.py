@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tournaments import signals
-from tournaments.event import entry_offers
+from tournaments.event import entry_offers, local_time
 from tournaments.event.check_in import self_check_in_closed
 from tournaments.models import Event, EventLog, EventRole, Registration
 from tournaments.record.standings import results_changed
@@ -81,6 +81,8 @@ def create_event(organiser, **fields) -> Event:
     problems = _text_problems(fields)
     if problems:
         raise ServiceError.of(problems)
+    if not fields.get("time_zone"):
+        fields["time_zone"] = local_time.new_event_zone(organiser)
     event = Event.objects.create(created_by=organiser, **fields)
     EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
     return event

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.event import local_time, services
 from tournaments.models import DecklistPolicy, Event, EventRole
+from web import forms as web_forms
 from web import local_time as web_zones
 from web.errors import ServiceError
 
@@ -60,17 +61,25 @@ class EventForm(forms.ModelForm):
             # A count as the organiser types (static/js/text-count.js): names have limits.
             "name": forms.TextInput(attrs={"data-count": ""}),
             "venue": forms.TextInput(attrs={"data-count": ""}),
-            "date": forms.DateInput(attrs={"type": "date"}),
-            "registration_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "self_check_in_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            # ISO values in every language: a browser's picker reads no other.
+            "date": web_forms.DateInput(),
+            "registration_deadline": web_forms.DateTimeInput(),
+            "decklist_deadline": web_forms.DateTimeInput(),
+            "self_check_in_opens": web_forms.DateTimeInput(),
         }
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, organiser=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(name, name) for name in web_zones.zone_names()]
-        if self.instance._state.adding and "time_zone" not in (kwargs.get("initial") or {}):
-            self.initial["time_zone"] = web_zones.default_zone_name()
+        adding = self.instance._state.adding
+        if adding:
+            # A new event starts in the zone of the organiser's last one, else the site's.
+            self.instance.time_zone = local_time.new_event_zone(organiser)
+            self.initial.setdefault("time_zone", self.instance.time_zone)
+        # Canonical names by region; an event whose zone is an old alias keeps it listed.
+        zone = self.fields["time_zone"]
+        kept = self.initial.get("time_zone") if adding else self.instance.time_zone
+        zone.choices = web_zones.zone_choices(keep=kept)
+        zone.widget.attrs.update({"data-zone-filter": "", "autocomplete": "off"})
         policy = self.fields["decklist_policy"]
         policy.label = _lazy("Decklists before round 1")
         # A form (or a script) that does not send the field keeps the event's policy.

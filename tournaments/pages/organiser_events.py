@@ -25,7 +25,7 @@ from web.forms import show_refusal
 
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
         event = services.create_event(request.user, **form.cleaned_data)
         messages.success(

@@ -23,8 +23,12 @@ from tournaments.record.rounds import swiss_round_count
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The site's front page: the next events the visitor may see."""
-    upcoming = Event.objects.visible_to(request.user).order_by("date")[:6]
+    """The site's front page: the next events the visitor may see (none that is over)."""
+    upcoming = (
+        Event.objects.visible_to(request.user)
+        .exclude(status=Event.Status.FINISHED)
+        .order_by("date", "pk")[:6]
+    )
     return render(request, "home.html", {"upcoming": upcoming})
 
 
