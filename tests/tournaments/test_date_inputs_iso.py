@@ -45,6 +45,7 @@ def dated_event(organiser):
         time_zone="Europe/Berlin",
         registration_deadline=datetime.datetime(2026, 12, 3, 17, 0, tzinfo=datetime.UTC),
         decklist_deadline=datetime.datetime(2026, 12, 4, 8, 30, tzinfo=datetime.UTC),
+        self_check_in_opens=datetime.datetime(2026, 12, 4, 7, 45, tzinfo=datetime.UTC),
     )
 
 
@@ -79,6 +80,7 @@ def test_every_date_input_carries_an_iso_value_in_every_language(
         "date": "2026-12-04",
         "registration_deadline": "2026-12-03T18:00",
         "decklist_deadline": "2026-12-04T09:30",
+        "self_check_in_opens": "2026-12-04T08:45",
     }
 
 
