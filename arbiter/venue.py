@@ -27,8 +27,19 @@ SECRET_FILE = "secret_key"
 # folder later prints the venue's own address, not this laptop's defaults.
 SERVED_FILE = "served.json"
 DATABASE_NAME = "arbiter.sqlite3"
-# Commands that work on a folder with no venue database yet (createsuperuser migrates first).
-NO_DATABASE_NEEDED = {"migrate", "createsuperuser", "help", "check", "version"}
+# Commands that work on a folder with no venue database yet (createsuperuser migrates
+# first); any other is refused there, before it writes anything.
+NO_DATABASE_NEEDED = {
+    "migrate",
+    "createsuperuser",
+    "collectstatic",
+    "showmigrations",
+    "shell",
+    "dbshell",
+    "check",
+    "help",
+    "version",
+}
 DEFAULT_PORT = 8000
 DEFAULT_BIND = "0.0.0.0"
 # A private address no venue network uses: connecting a UDP socket to it sends nothing,
