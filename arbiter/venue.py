@@ -11,16 +11,35 @@ rule is tested without starting a server.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import secrets
 import socket
 import stat
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from web.private_files import private_file, private_folder, private_tree
 
 SECRET_FILE = "secret_key"
+# Where the venue last served (bind, port, the address phones open): a command run on the
+# folder later prints the venue's own address, not this laptop's defaults.
+SERVED_FILE = "served.json"
+DATABASE_NAME = "arbiter.sqlite3"
+# Commands that work on a folder with no venue database yet (createsuperuser migrates
+# first); any other is refused there, before it writes anything.
+NO_DATABASE_NEEDED = {
+    "migrate",
+    "createsuperuser",
+    "collectstatic",
+    "showmigrations",
+    "shell",
+    "dbshell",
+    "check",
+    "help",
+    "version",
+}
 DEFAULT_PORT = 8000
 DEFAULT_BIND = "0.0.0.0"
 # A private address no venue network uses: connecting a UDP socket to it sends nothing,
@@ -81,6 +100,41 @@ def database_file(env: Mapping[str, str]) -> Path | None:
     """The venue's SQLite file (from its environment), None when the database is a server."""
     url = env.get("DATABASE_URL", "")
     return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+
+
+def venue_database(env: Mapping[str, str], folder: Path) -> Path | None:
+    """The SQLite file a venue on ``folder`` uses (None when DATABASE_URL names a server)."""
+    url = env.get("DATABASE_URL", "").strip()
+    return database_file({"DATABASE_URL": url or f"sqlite:///{folder / DATABASE_NAME}"})
+
+
+def has_database(env: Mapping[str, str], folder: Path) -> bool:
+    """Whether the venue on ``folder`` has a database to run a command on: a server named
+    by DATABASE_URL is taken to have one; an SQLite file must exist and not be empty
+    (an empty file is what an older version left behind)."""
+    database = venue_database(env, folder)
+    if database is None:
+        return True
+    try:
+        return database.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def remember_served(folder: Path, bind: str, port: int, url: str) -> None:
+    """Keep where the venue serves, for the commands run on its folder later."""
+    path = folder / SERVED_FILE
+    private_file(path)
+    path.write_text(json.dumps({"bind": bind, "port": port, "url": url}) + "\n", "utf-8")
+
+
+def served(folder: Path) -> dict[str, Any]:
+    """Where the venue on ``folder`` last served: ``bind``, ``port``, ``url``; {} if never."""
+    try:
+        found = json.loads((folder / SERVED_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def make_private(folder: Path, env: Mapping[str, str]) -> None:
@@ -169,6 +223,6 @@ def environment(
         SECURE_HSTS_PRELOAD="false",
     )
     if not env.get("DATABASE_URL", "").strip():
-        result["DATABASE_URL"] = f"sqlite:///{folder / 'arbiter.sqlite3'}"
+        result["DATABASE_URL"] = f"sqlite:///{folder / DATABASE_NAME}"
     result.setdefault("MEDIA_ROOT", str(folder / "media"))
     return result

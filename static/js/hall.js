@@ -6,7 +6,13 @@
    page turning through it: the same page stays up after a refresh of the same mode (a
    result coming in does not send the screen back to page 1), a new mode or round starts
    at page 1. A fetch that fails changes nothing (live.js keeps the last content), and
-   the timer never stops, so the screen keeps paging while the server is away. */
+   the timer never stops, so the screen keeps paging while the server is away.
+
+   Type that fits: the server gives each page the type size its longest name needs
+   (.hall-size-N, hall_screen.type_step, an estimate), and the event's name and the
+   winner's theirs (.hall-title-N, .hall-winner-N). Here the shown page is measured: the
+   largest size at which no name overflows its cell, none takes more than two lines and
+   the columns fit the screen is kept, so no name is ever cut, whatever the font. */
 (function () {
   "use strict";
   var hall = document.querySelector("[data-hall]");
@@ -24,6 +30,51 @@
     return hall.querySelectorAll("[data-hall-page]");
   }
 
+  var TYPE_STEPS = 9, TITLE_STEPS = 4;
+
+  function withStep(el, prefix, step, steps) {
+    for (var i = 0; i < steps; i++) el.classList.remove(prefix + i);
+    el.classList.add(prefix + step);
+  }
+
+  function whole(el) {
+    // Nothing cut or spilling sideways, and two lines at most.
+    if (el.scrollWidth > el.clientWidth + 1) return false;
+    var line = parseFloat(getComputedStyle(el).lineHeight) || 0;
+    return !line || el.getBoundingClientRect().height <= line * 2.4;
+  }
+
+  function fitsPage(page) {
+    var cells = page.querySelectorAll(".hall-row:not(.hall-row-head) > .hall-name, .hall-row:not(.hall-row-head) > .hall-opponent");
+    for (var i = 0; i < cells.length; i++) if (!whole(cells[i])) return false;
+    var columns = page.querySelectorAll(".hall-column");
+    for (var j = 0; j < columns.length; j++) {
+      if (columns[j].scrollHeight > columns[j].clientHeight + 1) return false;
+    }
+    return true;
+  }
+
+  function fitSteps(el, prefix, steps, fits) {
+    for (var step = 0; step < steps; step++) {
+      withStep(el, prefix, step, steps);
+      if (fits()) return;
+    }
+  }
+
+  function fit() {
+    var page = hall.querySelector("[data-hall-page]:not([hidden])");
+    if (page) fitSteps(page, "hall-size-", TYPE_STEPS, function () { return fitsPage(page); });
+    var title = hall.querySelector('[data-hall-fit="title"]');
+    if (title) {
+      var head = title.closest("header") || title;
+      fitSteps(title, "hall-title-", TITLE_STEPS, function () {
+        return whole(title) && head.scrollHeight <= head.clientHeight + 1;
+      });
+    }
+    var winner = hall.querySelector('[data-hall-fit="winner"]');
+    if (winner) fitSteps(winner, "hall-winner-", TITLE_STEPS, function () { return whole(winner); });
+  }
+
   function show(wanted) {
     var all = pages();
     if (!all.length) return;
@@ -34,15 +85,22 @@
     hall.setAttribute("data-hall-showing", String(index + 1) + "/" + all.length);
   }
 
+  function showAndFit(wanted) {
+    show(wanted);
+    fit();
+  }
+
   hall.addEventListener("arbiter:refreshed", function () {
     var now = currentMode();
     if (now !== mode) index = 0;
     mode = now;
-    show(Math.min(index, pages().length - 1));
+    showAndFit(Math.min(index, pages().length - 1));
   });
+  window.addEventListener("resize", fit);
 
-  show(0);
+  showAndFit(0);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   setInterval(function () {
-    if (pages().length > 1) show(index + 1);
+    if (pages().length > 1) showAndFit(index + 1);
   }, seconds * 1000);
 })();

@@ -143,6 +143,48 @@ def test_the_top_cut_shows_the_bracket_to_the_final(client, make_world, organise
     assert len(shown) == 4
 
 
+def play_the_cut_to_its_end(event, organiser) -> None:
+    """The top cut played out, each match to its first-named player, the final included."""
+    rounds.start_top_cut(event, organiser)
+    while True:
+        last = event.rounds.order_by("-number").first()
+        play_out(last, organiser)
+        rounds.close_round(last, organiser)
+        if rounds.advance_top_cut(event, organiser) is None:
+            return
+
+
+def test_after_the_final_the_screen_names_the_winner_and_the_places_below(
+    client, make_world, organiser
+):
+    world = make_world(8, swiss_rounds=1, top_cut=4, rounds_played=1, paired=False)
+    play_the_cut_to_its_end(world.event, organiser)
+    final = world.event.rounds.order_by("-number").first().matches.get()
+    champion, runner_up = final.player_a, final.player_b  # play_out: the first-named wins
+    body = text(page(client, world.event))
+    assert 'data-hall-mode="winner-' in body and "hall-bracket" not in body
+    winner = re.search(r'<p class="hall-winner-name[^"]*"[^>]*>([^<]*)</p>', body)
+    assert winner and winner.group(1).strip() == champion.display_name
+    placings = re.findall(
+        r'<span class="hall-place">([^<]*)</span><span class="hall-name">([^<]*)', body
+    )
+    assert placings[0] == ("2nd", runner_up.display_name)
+    assert [place for place, _ in placings[:3]] == ["2nd", "3rd\N{EN DASH}4th", "3rd\N{EN DASH}4th"]
+    assert len(placings) == 7  # the places below the winner, down to the 8th
+    # the bracket is still there for a screen asked for it
+    assert "hall-bracket" in text(page(client, world.event, "screen=bracket"))
+
+
+def test_while_the_final_is_played_the_screen_keeps_the_bracket(client, make_world, organiser):
+    world = make_world(8, swiss_rounds=1, top_cut=4, rounds_played=1, paired=False)
+    semis = rounds.start_top_cut(world.event, organiser)
+    play_out(semis, organiser)
+    rounds.close_round(semis, organiser)
+    rounds.advance_top_cut(world.event, organiser)
+    body = text(page(client, world.event))
+    assert 'data-hall-mode="bracket-' in body and "hall-winner-name" not in body
+
+
 def test_a_bracket_screen_before_any_cut_says_so(client, paired):
     assert "The top cut has not started" in text(page(client, paired.event, "screen=bracket"))
 

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from tournaments.event.roles import visible_event_or_404
 from tournaments.models import Event, Match, Registration, Round, name_columns
 from tournaments.pages import hall_screen as hall
+from tournaments.record.placings import EventPlacings, event_placings
 from tournaments.record.rounds import latest_round
 from tournaments.record.standings import standings_rows
 from web.errors import ServiceError
@@ -118,8 +119,10 @@ def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) 
     """Everything the screen shows for ``params`` in the event's present state."""
     round_ = latest_round(event)
     in_cut = round_ is not None and round_.kind == Round.Kind.TOP_CUT
+    placings = event_placings(event) if in_cut or params.screen == "winner" else None
+    cut_won = in_cut and placings is not None and placings.winner is not None
     mode = hall.screen_mode(
-        params, hall.hall_mode(event.status, round_.status if round_ else None, in_cut)
+        params, hall.hall_mode(event.status, round_.status if round_ else None, in_cut, cut_won)
     )
     running = round_ is not None and round_.status == Round.Status.RUNNING
     matches = _seats(round_) if mode in ("pairings", "clock") or running else []
@@ -134,20 +137,73 @@ def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) 
         "playing": [m for m in matches if not m.has_result],
         "foot_extensions": MAX_FOOT_EXTENSIONS,
         "player_url": player_page_url(request, event),
+        "title_size": hall.title_step(event.name),
     }
     context["qr"] = qr_svg(context["player_url"])
     if mode == "pairings":
         rows = hall.pairing_rows(matches, params.sort)
         pages = hall.paged(hall.letter_range_filter(rows, params.first, params.last))
+        pages = [replace(page, size=_pairings_size(page)) for page in pages]
         bye = f"<em>{escape(_('bye'))}</em>"  # the words once per screen, not once a row
         context["pages"] = _written(pages, lambda row: _pairing_line(row, context["running"], bye))
     elif mode == "standings":
         pages = hall.paged(standings_rows(event), label=hall.ranks_of)
         dropped = f" <small>{escape(_('(dropped)'))}</small>"
+        pages = [replace(page, size=_standings_size(page, _("(dropped)"))) for page in pages]
         context["pages"] = _written(pages, lambda row: _standings_line(row, dropped))
     elif mode == "bracket":
         context["bracket"] = _bracket(event) if event.top_cut or in_cut else []
+    elif mode == "winner" and placings is not None and placings.winner is not None:
+        context.update(_winner(placings))
     return context
+
+
+WINNER_SCREEN_PLACES = 8  # the winner, then the places below, down to the 8th
+
+
+def _winner(placings: EventPlacings) -> dict[str, Any]:
+    """The winner screen: the champion, large, and the other top places under them."""
+    champion = placings.winner or {}
+    others = [
+        {
+            "place": row["place_shown"],
+            "name": row.get("label") or row["name"],
+            "how": row.get("cut_text") or row.get("record", ""),
+        }
+        for row in placings.rows[:WINNER_SCREEN_PLACES]
+        if row is not champion and row.get("place", 0) <= WINNER_SCREEN_PLACES
+    ]
+    name = champion.get("label") or champion.get("name", "")
+    return {
+        "winner": {"name": name, "record": champion.get("record", "")},
+        "winner_size": hall.winner_step(name),
+        "placings": others,
+    }
+
+
+def _pairings_size(page: hall.Page) -> int:
+    """The type step that shows every name of a page of pairings whole."""
+    rows = [row for column in page.columns for row in column]
+    return hall.type_step(
+        [row.shown for row in rows],
+        [row.opponent for row in rows if row.opponent],
+        columns=len(page.columns),
+        rows=max(map(len, page.columns)),
+    )
+
+
+def _standings_size(page: hall.Page, dropped: str) -> int:
+    """The type step that shows every name of a page of standings whole."""
+    rows = [row for column in page.columns for row in column]
+    return hall.type_step(
+        [
+            f"{row.get('label') or row['name']}{' ' + dropped if row.get('dropped') else ''}"
+            for row in rows
+        ],
+        columns=len(page.columns),
+        rows=max(map(len, page.columns)),
+        kind="standings",
+    )
 
 
 def _written(pages: list[hall.Page], line: Callable[[Any], str]) -> list[hall.Page]:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from web.errors import ServiceError
 
-SCREENS = ("auto", "pairings", "clock", "standings", "bracket")
+SCREENS = ("auto", "pairings", "clock", "standings", "bracket", "winner")
 SORTS = ("name", "surname")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # The layout static/css/hall.css is drawn for: rows of a column and columns of a page.
@@ -129,12 +129,15 @@ def read_params(query: Mapping[str, str]) -> HallParams:
     )
 
 
-def hall_mode(event_status: str, round_status: str | None, in_top_cut: bool) -> str:
+def hall_mode(
+    event_status: str, round_status: str | None, in_top_cut: bool, cut_won: bool = False
+) -> str:
     """What an ``auto`` screen shows: ``welcome`` before round 1, ``bracket`` once the
-    top cut is paired (and after it), ``standings`` between rounds and at the end, and
+    top cut is paired, ``winner`` once its final has a winner (the hall's last word),
+    ``standings`` between rounds and at the end of an event without a cut, and
     ``pairings`` while a round is paired or running (the clock shows above them then)."""
     if in_top_cut:
-        return "bracket"
+        return "winner" if cut_won else "bracket"
     if event_status == "finished":
         return "standings"
     if round_status is None:
@@ -267,12 +270,14 @@ def letter_range_filter(rows: Iterable[PairingRow], first: str, last: str) -> li
 
 @dataclass(frozen=True)
 class Page:
-    """One screenful: columns of rows, and what it runs over ("A-F", "1-26")."""
+    """One screenful: columns of rows, what it runs over ("A-F", "1-26"), and the type
+    size step its longest name needs (``type_step``; 0 is the largest)."""
 
     number: int
     of: int
     columns: list[list[Any]]
     letters: str = ""
+    size: int = 0
 
 
 def letters_of(rows: Sequence[PairingRow]) -> str:
@@ -295,18 +300,136 @@ def paged(
     columns: int = COLUMNS,
     label: Callable[[Sequence[Any]], str] = letters_of,
 ) -> list[Page]:
-    """The rows cut into pages of ``columns`` columns of ``per_column`` rows, filled
-    column by column (reading order on a wall: down, then across), each page labelled
-    with what it runs over. No rows: no page."""
+    """The rows cut into pages of at most ``columns`` columns of ``per_column`` rows,
+    filled column by column (reading order on a wall: down, then across), each page
+    labelled with what it runs over. A page's rows are shared evenly between its
+    columns, so a short round fills the screen's width rather than its left half. No
+    rows: no page."""
     if per_column < 1 or columns < 1:
         raise ValueError("A page holds at least one row in one column.")
     size = per_column * columns
     chunks = [rows[i : i + size] for i in range(0, len(rows), size)]
     pages = []
     for number, chunk in enumerate(chunks, start=1):
-        cols = [list(chunk[i : i + per_column]) for i in range(0, len(chunk), per_column)]
+        down = -(-len(chunk) // columns)  # rows a column: the page's rows shared evenly
+        cols = [list(chunk[i : i + down]) for i in range(0, len(chunk), down)]
         pages.append(Page(number, len(chunks), cols, label(chunk)))
     return pages
+
+
+# --- type that fits ------------------------------------------------------------------------
+
+# The name sizes static/css/hall.css has (.hall-size-N), in vh: the first is read from
+# five metres; smaller ones are for the pages whose longest name needs them.
+TYPE_SIZES = (4.2, 3.8, 3.4, 3.0, 2.7, 2.4, 2.2, 2.0, 1.8)
+# The layout hall.css draws, in vh of a 16:9 screen (1vw = 16/9 vh).
+_VW = 16 / 9
+_CONTENT = 96 * _VW  # the screen less its side padding (2vw each side)
+_COLUMN_GAP = 3 * _VW
+_ROWS_HEIGHT = 66.0  # the body less the column heads, page label and extra-time line
+_LINE = 1.1  # line height of a row's text (the table number's too, at 1.1em and 1)
+_ROW_PAD = 0.2  # a row's border
+# Each kind of row: the cells beside the name (fixed, gaps included), and the share of
+# what is left that the name has; the opponent's cell (pairings) is the rest, at 0.72em.
+_ROW_LAYOUTS = {"pairings": (11 + 2 * 1.5, 1.3 / 2.3), "standings": (9 + 12 + 16 + 3 * 2, 1.0)}
+_OPPONENT_SHARE, _OPPONENT_EM = 1 / 2.3, 0.72
+
+
+def _char_em(char: str) -> float:
+    """About how wide a character of a bold sans-serif face is, in em: an estimate on
+    the safe side (the screen's script checks the real width and steps down if need be)."""
+    if unicodedata.east_asian_width(char) in "WF":
+        return 1.0
+    if unicodedata.combining(char):
+        return 0.0
+    base = _plain(char)[:1] or char
+    if base in " ilj.,;:'|!":
+        return 0.3
+    if base in "frtI-()":
+        return 0.4
+    if base in "mwMW@":
+        return 0.92
+    if char.isupper():
+        return 0.74
+    return 0.6
+
+
+def text_em(text: str) -> float:
+    """How wide ``text`` is on one line, in em (an estimate)."""
+    return sum(_char_em(c) for c in text)
+
+
+def _pieces(text: str) -> list[tuple[float, float]]:
+    """Where a line may break: each piece's width with and without the space after it
+    (a break falls after a space or a hyphen, and between wide characters)."""
+    pieces, current = [], ""
+    for char in " ".join(text.split()):
+        wide = unicodedata.east_asian_width(char) in "WF"
+        if wide and current:
+            pieces.append(current)
+            current = ""
+        current += char
+        if char in " -\N{EN DASH}" or wide:
+            pieces.append(current)
+            current = ""
+    if current:
+        pieces.append(current)
+    return [(text_em(p), text_em(p.rstrip())) for p in pieces]
+
+
+def lines_needed(text: str, width_em: float) -> int:
+    """How many lines ``text`` takes in a cell ``width_em`` wide, broken where a browser
+    breaks it (greedy, at spaces and hyphens); a piece wider than the cell counts as
+    one more line than can be shown, so it is never accepted."""
+    lines, used = 1, 0.0
+    for whole, trimmed in _pieces(text):
+        if trimmed > width_em:
+            return 99
+        if used and used + trimmed > width_em:
+            lines, used = lines + 1, 0.0
+        used += whole
+    return lines
+
+
+def type_step(
+    names: Iterable[str],
+    opponents: Iterable[str] = (),
+    *,
+    columns: int = COLUMNS,
+    rows: int = ROWS_PER_COLUMN,
+    kind: str = "pairings",
+) -> int:
+    """The largest of ``TYPE_SIZES`` (its index) at which every name of a page shows
+    whole in at most two lines, and its ``rows`` rows a column still fit the screen's
+    height: the type fits the page's longest name, never the name the page."""
+    fixed, share = _ROW_LAYOUTS[kind]
+    column = (_CONTENT - (max(columns, 1) - 1) * _COLUMN_GAP) / max(columns, 1)
+    name_cell = (column - fixed) * share
+    opponent_cell = (column - fixed) * _OPPONENT_SHARE if kind == "pairings" else 0.0
+    names, opponents = list(names), list(opponents)
+    for step, size in enumerate(TYPE_SIZES):
+        lines = max((lines_needed(n, name_cell / size) for n in names), default=1)
+        if opponent_cell:
+            opponent_em = opponent_cell / (size * _OPPONENT_EM)
+            lines = max(lines, *(lines_needed(o, opponent_em) for o in opponents), 1)
+        row = lines * _LINE * size + _ROW_PAD
+        if lines <= 2 and max(rows, 1) * row <= _ROWS_HEIGHT:
+            return step
+    return len(TYPE_SIZES) - 1
+
+
+# The event's name in the top band: the sizes (.hall-title-N), and the band's width left
+# to it beside the clock and the QR code, in vh.
+TITLE_SIZES = (4.6, 3.6, 2.8, 2.2)
+_TITLE_WIDTH = _CONTENT - 22 * _VW - 35 - 2 * 2.5 * _VW  # less the QR code, clock, gaps
+
+
+def title_step(title: str) -> int:
+    """The largest title size at which the event's name shows whole in two lines."""
+    for step, size in enumerate(TITLE_SIZES):
+        if lines_needed(title, _TITLE_WIDTH / size) <= (1 if step == 0 else 2):
+            return step
+    return len(TITLE_SIZES) - 1
 
 
 # --- the bracket ---------------------------------------------------------------------------
@@ -356,3 +479,15 @@ def clock_text(seconds_left: float) -> str:
     sign = "+" if left < 0 else ""
     left = abs(left)
     return f"{sign}{left // 60}:{left % 60:02d}"
+
+
+# The winner's name on the screen after the final (.hall-winner-N): across the screen.
+WINNER_SIZES = (12.0, 9.0, 7.0, 5.5)
+
+
+def winner_step(name: str) -> int:
+    """The largest winner size at which the winner's name shows whole in two lines."""
+    for step, size in enumerate(WINNER_SIZES):
+        if lines_needed(name, _CONTENT / size) <= 2:
+            return step
+    return len(WINNER_SIZES) - 1

@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shlex
 import socket
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +40,17 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--port", type=int, default=venue.DEFAULT_PORT, help="default 8000")
+        parser.add_argument(
+            "--port",
+            type=int,
+            default=None,
+            help="default 8000 (a command run on the folder: the port the venue serves on)",
+        )
         parser.add_argument(
             "--bind",
-            default=venue.DEFAULT_BIND,
-            help="the address to listen on (default 0.0.0.0: every interface)",
+            default=None,
+            help="the address to listen on (default 0.0.0.0: every interface; a command "
+            "run on the folder: the address the venue serves on)",
         )
         parser.add_argument(
             "--dir",
@@ -62,17 +71,33 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        port = options["port"]
+        folder = Path(options["dir"]).expanduser().resolve()
+        command = options["manage_command"]
+        # A command on the folder speaks of the venue as it serves (its address), unless
+        # told otherwise; the server itself starts on what it is given.
+        served = venue.served(folder) if command else {}
+        port = options["port"] if options["port"] is not None else served.get("port")
+        port = port if isinstance(port, int) else venue.DEFAULT_PORT
         if not 1 <= port <= 65535:
             raise CommandError(f"--port {port} is not a port number (1-65535).")
-        bind = options["bind"].strip()
-        folder = Path(options["dir"]).expanduser().resolve()
+        bind = options["bind"] if options["bind"] is not None else served.get("bind")
+        bind = (bind if isinstance(bind, str) else venue.DEFAULT_BIND).strip()
+        needs_database = bool(command) and command[0] not in venue.NO_DATABASE_NEEDED
+        if needs_database and not venue.has_database(os.environ, folder):
+            # Checked before anything is written: no folder, key or empty database.
+            raise CommandError(
+                f"No venue database in {folder}: give the folder the venue runs on "
+                f"({venue_command(folder)} {command[0]} …), or start the venue there first."
+            )
+        environ = dict(os.environ)
+        if command and served.get("url") and options["port"] is None and options["bind"] is None:
+            environ.setdefault("PUBLIC_URL", str(served["url"]))
         try:
             secret = venue.secret_key(folder)
         except (venue.VenueError, OSError) as exc:
             raise CommandError(f"The venue folder {folder} is not usable: {exc}") from None
         env = venue.environment(
-            os.environ,
+            environ,
             folder,
             port=port,
             bind=bind,
@@ -83,12 +108,15 @@ class Command(BaseCommand):
         # Owner-only: explicit modes for the folder and database, and the umask for the rest.
         os.umask(venue.PRIVATE_UMASK)
         venue.make_private(folder, env)
-        if options["manage_command"]:
-            sys.exit(self._run(env, *options["manage_command"], check=False))
+        if command:
+            if command[0] == "createsuperuser":  # the first account, on a fresh venue too
+                self._run(env, "migrate", "--noinput", "-v", "0")
+            sys.exit(self._run(env, *command, check=False))
         self.stdout.write("Migrating the venue database…")
         self._run(env, "migrate", "--noinput", "-v", "0")
         self._collect_static(env, folder)
         venue.make_private(folder, env)
+        venue.remember_served(folder, bind, port, env["PUBLIC_URL"])
         self._announce(env, folder, bind, port)
         if options["prepare_only"]:
             return
@@ -96,10 +124,10 @@ class Command(BaseCommand):
         sys.stdout.flush()
         os.chdir(settings.BASE_DIR)
         # The server takes this process's place: Ctrl-C and service managers reach it.
-        command = ["-m", "daphne", "-b", bind, "-p", str(port), "arbiter.asgi:application"]
+        daphne = ["-m", "daphne", "-b", bind, "-p", str(port), "arbiter.asgi:application"]
         # No beat here: the server's own thread tells judges of tables out of time.
         env = {**env, time_up_clock.ENV_FLAG: "1"}
-        os.execve(sys.executable, [sys.executable, *command], env)
+        os.execve(sys.executable, [sys.executable, *daphne], env)
 
     def _run(self, env: dict[str, str], *command: str, check: bool = True) -> int:
         done = subprocess.run(
@@ -141,7 +169,16 @@ class Command(BaseCommand):
         out.write(f"  venue folder  {folder} (database, secret key, static files)")
         backups = env.get("ARBITER_BACKUP_DIR") or str(folder / "backups")
         out.write(f"  backups       {backups} (after every round)")
-        out.write("  restore       scripts/venue restore_event <snapshot>.arbiter-event.json")
+        script = venue_command(folder)
+        where = shlex.quote(backups)
+        out.write(f"  restore       {script} restore_event {where}/<file>.arbiter-event.json")
+        if not has_accounts(env):
+            out.write(
+                self.style.WARNING(
+                    "  No account yet: make the organiser's (a site admin) with this command."
+                )
+            )
+            out.write(f"  first account {script} createsuperuser")
         out.write("")
 
 
@@ -153,3 +190,22 @@ def static_fingerprint() -> str:
             info = os.stat(storage.path(path))
             entries.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
     return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()
+
+
+def venue_command(folder: Path) -> str:
+    """``scripts/venue --dir FOLDER`` as a shell takes it from any folder: what a printed
+    command on this venue starts with, so it works when pasted."""
+    script = Path(settings.BASE_DIR) / "scripts" / "venue"
+    return f"{shlex.quote(str(script))} --dir {shlex.quote(str(folder))}"
+
+
+def has_accounts(env: dict[str, str]) -> bool:
+    """Whether the venue's database holds an account (a server database: assumed so)."""
+    database = venue.database_file(env)
+    if database is None:
+        return True
+    try:
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT EXISTS (SELECT 1 FROM auth_user)").fetchone()[0] == 1
+    except sqlite3.Error:
+        return False

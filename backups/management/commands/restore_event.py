@@ -12,11 +12,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
+from django.db import connection
 
 from backups.snapshots import SOURCE_KEY
 from tournaments.interchange import InterchangeError, import_event
 from tournaments.interchange.limits import ImportPolicy
 from tournaments.management.commands import import_event as import_command
+from tournaments.models import Event
 
 # What a database backup starts with: restoring one is copying a file, not an import.
 DATABASE_MAGIC = {b"SQLite format 3\x00": "an SQLite", b"PGDMP": "a PostgreSQL (pg_dump)"}
@@ -39,6 +41,7 @@ class Command(import_command.Command):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
+        _refuse_unmigrated_database()
         _refuse_database_backup(path)
         document = import_command.read_document(path)
         if options.get("organiser"):
@@ -73,6 +76,17 @@ class Command(import_command.Command):
         except CommandError:
             self.stderr.write(f"No account {name!r} here: the event is left to superusers.")
             return None
+
+
+def _refuse_unmigrated_database() -> None:
+    """A database without the site's tables (a folder that is not the venue's) is named
+    in one line, before anything reads it."""
+    if Event._meta.db_table not in connection.introspection.table_names():
+        raise CommandError(
+            f"The database {connection.settings_dict['NAME']} has no events table: it is "
+            "not a migrated Arbiter database. In venue mode give the folder the venue runs "
+            "on: scripts/venue --dir FOLDER restore_event FILE."
+        )
 
 
 def _refuse_database_backup(path: str) -> None:

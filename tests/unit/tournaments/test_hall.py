@@ -28,6 +28,12 @@ def test_an_auto_screen_follows_the_event(event_status, round_status, in_cut, mo
     assert hall.hall_mode(event_status, round_status, in_cut) == mode
 
 
+@pytest.mark.parametrize("event_status", ["running", "finished"])
+def test_once_the_final_has_a_winner_the_screen_shows_the_winner(event_status):
+    assert hall.hall_mode(event_status, "closed", True, cut_won=True) == "winner"
+    assert hall.hall_mode(event_status, "closed", True, cut_won=False) == "bracket"
+
+
 def test_a_screen_asked_for_one_thing_shows_it_whatever_the_event_does():
     assert hall.screen_mode(HallParams(screen="clock"), "standings") == "clock"
     assert hall.screen_mode(HallParams(screen="auto"), "standings") == "standings"
@@ -152,12 +158,56 @@ def test_rows_that_fit_are_one_page_and_more_are_cut_down_then_across():
     assert [p.number for p in pages] == [1, 2, 3, 4, 5]
     assert all(p.of == 5 for p in pages)
     assert [len(c) for c in pages[0].columns] == [13, 13]
-    assert [len(c) for c in pages[-1].columns] == [13, 3]
+    assert [len(c) for c in pages[-1].columns] == [8, 8]  # shared, not 13 and 3
     flat = [row for page in pages for column in page.columns for row in column]
     assert flat == rows
     assert pages[0].letters == f"{rows[0].letter}{hall.DASH}{rows[25].letter}"
     assert len(hall.paged(rows[:26], 13, 2)) == 1
     assert hall.paged([], 13, 2) == []
+
+
+def test_a_short_round_shares_its_rows_between_the_columns_to_fill_the_width():
+    rows = hall.pairing_rows(
+        Seat(t, Person(f"Player {2 * t:02d}"), Person(f"Player {2 * t + 1:02d}")) for t in range(6)
+    )
+    [page] = hall.paged(rows, per_column=13, columns=2)
+    assert [len(c) for c in page.columns] == [6, 6]
+    assert [row for column in page.columns for row in column] == rows  # down, then across
+    [alone] = hall.paged(rows[:1], per_column=13, columns=2)
+    assert [len(c) for c in alone.columns] == [1]
+
+
+LONG = "Yukihiro Matsumoto-Fairweather"
+
+
+def test_short_names_keep_the_type_read_from_five_metres():
+    names = ["Ada Allen", "Grace Hopper", "Alan Turing"] * 9
+    assert hall.type_step(names[:26], names[:26], columns=2, rows=13) <= 1  # 3.8vh: 41 px
+
+
+def test_the_type_fits_the_pages_longest_name_in_two_lines_at_most():
+    names = ["Ada Allen", "Björn Ödegaard-Müller", "山田 由紀宏", LONG]
+    step = hall.type_step(names, names, columns=2, rows=6)
+    assert step > 0  # smaller than short names get, but...
+    size = hall.TYPE_SIZES[step]
+    assert size >= 2.7  # ...still large on a wall: 29 px and more on 1080 lines
+    # the longest name alone sets the page's size: without it the page is larger
+    assert hall.type_step(names[:3], names[:3], columns=2, rows=6) < step
+
+
+def test_a_line_breaks_at_spaces_and_hyphens_and_between_wide_characters():
+    assert hall.lines_needed("Ada Allen", 20) == 1
+    assert hall.lines_needed("Matsumoto-Fairweather", 8) == 2  # after the hyphen
+    assert hall.lines_needed("山田由紀宏", 2.5) == 3  # two wide characters a line
+    assert hall.lines_needed("Supercalifragilistic", 4) > 2  # never cut inside a word
+
+
+def test_a_long_event_name_gets_smaller_type_not_an_ellipsis():
+    assert hall.title_step("Harbour Open") == 0
+    long_title = "第3回 イアクタ選手権 東京・池袋サンシャインシティ大会 2026 春季オープン"
+    step = hall.title_step(long_title)
+    assert 0 < step < len(hall.TITLE_SIZES) - 1
+    assert hall.lines_needed(long_title, 87 / hall.TITLE_SIZES[step]) <= 2
 
 
 def test_standings_pages_are_labelled_by_rank():
