@@ -86,6 +86,11 @@ def games_played(picks: list[str], match_format: str) -> list[str]:
     return played
 
 
+def score_of_picks(picks: list[str]) -> Score:
+    """The score of a game-by-game report, from the reporting player's side (their wins first)."""
+    return Score(picks.count(MY_GAME), picks.count(OPPONENTS_GAME), picks.count(DRAWN_GAME))
+
+
 def games_of(match: Match) -> MatchGames:
     """The match's games as a value: its score, winner and forced games."""
     return MatchGames.of(match)
