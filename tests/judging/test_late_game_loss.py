@@ -230,3 +230,37 @@ def test_with_a_table_chosen_the_form_offers_and_accepts_only_its_two_players(cl
     assert response.status_code == 400
     assert f"{other.display_name} is not a player of table 1" in response.content.decode()
     assert database_rows() == before
+
+
+def test_a_game_loss_already_in_the_result_is_still_told_to_both_players(client, table, judge):
+    """No result changes, yet both players see the penalty on My match."""
+    event_id = table.round.event_id
+    confirm(table, "1-2")
+    slow_play(table, judge, 3, says=JudgeSays(in_result=True))
+    client.force_login(table.player_a.user)
+    mine = page(client, f"/events/{event_id}/my-match/")
+    assert (
+        "A judge gave you a Slow Play Warning (904.4): round 1, table 1, game 3 "
+        "(Game Loss in game 3 (905.1)); your result stays as it is."
+    ) in mine
+    client.force_login(table.player_b.user)
+    assert (
+        f"A judge gave {ADA} a Slow Play Warning (904.4): round 1, table 1, game 3 "
+        "(Game Loss in game 3 (905.1)); your result stays as it is."
+    ) in page(client, f"/events/{event_id}/my-match/")
+
+
+def test_a_penalty_tells_both_players_pages_once_it_commits(table, judge, monkeypatch):
+    from live import notify
+
+    sent = []
+    monkeypatch.setattr(notify, "deliver", lambda batch: sent.extend(batch))
+    with __import__("django.test", fromlist=["TestCase"]).TestCase.captureOnCommitCallbacks(
+        execute=True
+    ):
+        slow_play(table, judge, 1, game=1)
+    groups = {group for group, body in sent if body.get("type") == "my_match"}
+    assert groups == {
+        notify.player_group(table.round.event_id, table.player_a_id),
+        notify.player_group(table.round.event_id, table.player_b_id),
+    }

@@ -8,6 +8,9 @@ becomes one sentence on the player's pages, the score read from the player's own
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -17,6 +20,17 @@ from tournaments.record.match_games import InvalidResult, Score
 PLAYER_ACTIONS = ("report", "confirm", "dispute")
 """What the players themselves do to a result: these need no notice."""
 SHOWN = 5
+
+NoticeSource = Callable[[Registration, "Match | None"], list[tuple[datetime, int, str]]]
+_SOURCES: list[NoticeSource] = []
+
+
+def add_source(source: NoticeSource) -> None:
+    """Another app's notices for a player (``(when, order, sentence)``, newest found by
+    ``when``): judging adds its penalties from its ``ready()``, since tournaments imports
+    no other app. Added once; adding the same source again changes nothing."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
 
 
 def from_side(score: str | None, second_player: bool) -> str | None:
@@ -113,7 +127,14 @@ def notices_for(registration: Registration, match: Match | None = None) -> list[
             event_id=registration.event_id, role=EventRole.Role.ORGANISER
         ).values_list("user_id", flat=True)
     )
-    return [_sentence(change, registration, organisers) for change in changes[:SHOWN]]
+    told = [
+        (change.changed_at, change.pk, _sentence(change, registration, organisers))
+        for change in changes[:SHOWN]
+    ]
+    for source in _SOURCES:
+        told += source(registration, match)
+    told.sort(key=lambda notice: (notice[0], notice[1]), reverse=True)
+    return [sentence for _when, _order, sentence in told[:SHOWN]]
 
 
 def _sentence(change: ResultChange, registration: Registration, organisers: set[int]) -> str:
