@@ -155,7 +155,6 @@ def preview_json(preview: Preview) -> dict[str, Any]:
         "change": preview.change,
         "result_change": preview.result_change,
         "confirm_change": preview.confirmation,
-        "asks": preview.unanswered or None,
         "explanation": preview.explanation,
         "citations": preview.citations,
         "tallies": preview.tallies,
@@ -205,6 +204,17 @@ PENALTY_BODY = body(
         **STR,
         "description": "Optional: the preview's `confirm_change`. When sent, a penalty that "
         "would change an existing result otherwise is refused (400, field confirm_change).",
+    },
+    in_result={
+        "type": "boolean",
+        "description": "For a Game Loss on a match that already has a result: whether the "
+        "players' result already includes it. Refused without it (400, field in_result).",
+    },
+    game_winner={
+        "type": ["integer", "string"],
+        "description": 'Who won the game penalised (a player id of the table, or "draw"), '
+        "when the result is not yet including it and the stored score cannot tell "
+        "(400, field game_winner, until given).",
     },
 )
 

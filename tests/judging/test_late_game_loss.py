@@ -264,3 +264,18 @@ def test_a_penalty_tells_both_players_pages_once_it_commits(table, judge, monkey
         notify.player_group(table.round.event_id, table.player_a_id),
         notify.player_group(table.round.event_id, table.player_b_id),
     }
+
+
+def test_the_api_takes_the_judges_answers(client, table, judge):
+    event_id = table.round.event_id
+    confirm(table)
+    slow_play(table, judge, 2)
+    client.force_login(judge)
+    url = f"/api/v1/events/{event_id}/penalties/"
+    body = {"match": table.pk, "player": table.player_a_id, "infraction": "slow_play", "game": 3}
+    asked = client.post(url, body, content_type="application/json")
+    assert asked.status_code == 400 and "in_result" in asked.content.decode()
+    done = client.post(url, {**body, "in_result": False}, content_type="application/json")
+    assert done.status_code == 201
+    table.refresh_from_db()
+    assert results.games_of(table).score == Score(1, 2)
