@@ -281,8 +281,10 @@ def test_over_the_socket_a_pairing_and_a_report_reach_open_phones_within_two_sec
 
         theirs = open_phone(opponent)
         theirs.evaluate("window.__sameDocument = true")
-        page.get_by_role("button", name="2-1", exact=True).click()
-        page.get_by_role("button", name="Confirm").click()
+        games = page.locator("[data-game-report] fieldset")  # issue 30: game by game
+        for number, winner in enumerate(("Me", "Opponent", "Me")):
+            games.nth(number).get_by_label(winner).check()
+        page.get_by_role("button", name="Report these games").click()
         region = theirs.locator(".my-match-live")
         region.get_by_text(f"{me.display_name} reported 2-1").wait_for(timeout=2000)
         assert theirs.evaluate("window.__sameDocument === true")
