@@ -43,6 +43,7 @@ from rules_engine.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, MATCH_LOSS
 from tournaments import signals
 from tournaments.models import Event, Match, Registration, ResultChange, Round
 from tournaments.record.match_games import (
+    GameWinner,
     InvalidResult,
     MatchGames,
     UnknownGameWinner,
@@ -389,6 +390,28 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
             "before": first.score,
             "after": state.score,
         }
+
+
+def judge_says_from_form(data, match: Match | None) -> JudgeSays:
+    """The judge's answers on a form, about a Game Loss on a result already in: whether the
+    players' result includes it ("in_result": yes/no), and who won the game ("game_winner":
+    a player of the table, or "draw"). Unanswered is None; anything else names its field."""
+    raw = str(data.get("in_result") or "")
+    if raw not in ("", "yes", "no"):
+        raise ServiceError(_("Answer yes or no."), "in_result")
+    in_result = {"yes": True, "no": False}.get(raw)
+    said = str(data.get("game_winner") or "")
+    winner = None
+    if said == "draw":
+        winner = GameWinner(True, None)
+    elif said:
+        pk = int(said) if said.isascii() and said.isdigit() else None
+        if match is None or pk is None or pk not in (match.player_a_id, match.player_b_id):
+            raise ServiceError(
+                _("Choose who won the game: a player of the table, or a draw."), "game_winner"
+            )
+        winner = GameWinner(True, pk)
+    return JudgeSays(in_result=in_result, winner=winner)
 
 
 def check_infraction(infraction: str, game: str) -> None:

@@ -20,9 +20,7 @@ from tournaments import once
 from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, Match, Registration
 from tournaments.record import player_names
-from tournaments.record.match_games import GameWinner
 from tournaments.record.rounds import latest_round
-from tournaments.results.penalties import JudgeSays
 from tournaments.results.services import games_of
 from web.errors import ServiceError
 from web.inputs import whole_number
@@ -117,28 +115,6 @@ def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str,
     return player, match, infraction, game
 
 
-def _judge_says(data, match: Match | None) -> JudgeSays:
-    """The judge's answers about a Game Loss on a result already in: whether the players'
-    result includes it ("in_result": yes/no), and who won the game ("game_winner": a
-    player of the table, or "draw"). Unanswered is None; anything else names its field."""
-    raw = str(data.get("in_result") or "")
-    if raw not in ("", "yes", "no"):
-        raise ServiceError(_("Answer yes or no."), "in_result")
-    in_result = {"yes": True, "no": False}.get(raw)
-    said = str(data.get("game_winner") or "")
-    winner = None
-    if said == "draw":
-        winner = GameWinner(True, None)
-    elif said:
-        pk = whole_number(said)
-        if match is None or pk is None or pk not in (match.player_a_id, match.player_b_id):
-            raise ServiceError(
-                _("Choose who won the game: a player of the table, or a draw."), "game_winner"
-            )
-        winner = GameWinner(True, pk)
-    return JudgeSays(in_result=in_result, winner=winner)
-
-
 @event_role_required(*STAFF)
 def new_penalty(request: HttpRequest, event: Event) -> HttpResponse:
     """Log a penalty in seconds: table, player, infraction, game; preview; confirm.
@@ -173,7 +149,7 @@ def _issue_from_form(
             match=match,
             notes=request.POST.get("notes", ""),
             confirmed=request.POST.get("confirm_change", ""),
-            says=_judge_says(request.POST, match),
+            says=penalty_service.judge_says_from_form(request.POST, match),
         )
     except ServiceError as exc:
         messages.error(request, str(exc))
@@ -200,7 +176,7 @@ def preview(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         data = request.POST or request.GET
         player, match, infraction, game = _penalty_input(event, data)
-        says = _judge_says(data, match)
+        says = penalty_service.judge_says_from_form(data, match)
         result = penalty_service.preview_penalty(player, infraction, game, match, says)
     except ServiceError as exc:
         return render(request, "judging/_preview.html", {"error": str(exc)})
