@@ -556,8 +556,9 @@ def reconcile(
 
     ``judge`` and ``why`` are what the result logs keep for the changes this makes;
     ``says_for``: the judge's answers for a penalty being issued (by its id). A Game Loss
-    applied again without answers (after another penalty is voided) is taken as already
-    in the players' result: it changes no result, and a later report must count it.
+    that moves to another penalty (one before it voided) keeps the answers the judge gave
+    for it; one with none is taken as already in the players' result: it changes no
+    result, and a later report must count it.
     Returns instructions for whatever could not be undone automatically.
     """
     live = _standing_penalties(match, player)
@@ -574,15 +575,20 @@ def reconcile(
     }
     # Undo first, newest first, so each restores the state it found; then apply, in order.
     manual: list[str] = []
+    answered: dict[tuple, JudgeSays] = {}  # what the judge said for a consequence undone here
     for penalty in reversed(involved):
         for gone in reversed([c for c in penalty.consequences if c not in kept_of[penalty.pk]]):
             manual += _undo(penalty, gone, judge, why)
+            if "in_result" in gone:
+                answered[_key(gone)] = _said(gone)
     for penalty in involved:
         kept = kept_of[penalty.pk]
         present = {_key(c) for c in kept}
         for consequence in wanted.get(penalty.pk, []):
             if _key(consequence) not in present:
-                says = (says_for or {}).get(penalty.pk, JudgeSays(in_result=True))
+                says = (says_for or {}).get(penalty.pk) or answered.get(
+                    _key(consequence), JudgeSays(in_result=True)
+                )
                 kept.append(_apply(penalty, consequence, judge, says))
         if kept != penalty.consequences:
             penalty.consequences = kept
@@ -647,11 +653,20 @@ def _apply(penalty: Penalty, consequence: dict, judge, says: JudgeSays = NOT_ASK
         )
         if says.in_result is not None:
             record["in_result"] = says.in_result
+        if says.winner is not None and says.winner.known:
+            record["game_winner"] = {"winner": says.winner.winner}
     elif consequence["result"] == MATCH_LOSS and in_match:
         record["undo"] = penalty_results.force_match_loss(match, penalty.player, judge, cause)
     elif consequence["result"] == DQ:
         record["undo"] = penalty_results.disqualify(penalty.player, match, judge, cause)
     return record
+
+
+def _said(consequence: dict) -> JudgeSays:
+    """The judge's answers an applied Game Loss keeps (``_apply``)."""
+    said = consequence.get("game_winner")
+    winner = GameWinner(True, said["winner"]) if isinstance(said, dict) else None
+    return JudgeSays(in_result=consequence.get("in_result"), winner=winner)
 
 
 def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:

@@ -279,3 +279,21 @@ def test_the_api_takes_the_judges_answers(client, table, judge):
     assert done.status_code == 201
     table.refresh_from_db()
     assert results.games_of(table).score == Score(1, 2)
+
+
+def test_a_game_loss_moving_to_a_later_warning_keeps_the_judges_answers(table, judge):
+    """Four warnings in game 3; the third (the Game Loss, applied to the result) is voided:
+    the fourth is now the third, and the result it changed stays changed."""
+    from judging.penalties import void_penalty
+
+    confirm(table)
+    slow_play(table, judge, 2)
+    (third,) = slow_play(table, judge, 1, says=JudgeSays(in_result=False))
+    (fourth,) = slow_play(table, judge, 1, says=JudgeSays(in_result=False))
+    table.refresh_from_db()
+    assert results.games_of(table).score == Score(1, 2)
+    void_penalty(third, judge, "logged at the wrong table")
+    table.refresh_from_db()
+    fourth.refresh_from_db()
+    assert [c["result"] for c in fourth.consequences] == ["game_loss"]
+    assert results.games_of(table).score == Score(1, 2)
