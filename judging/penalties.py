@@ -46,6 +46,7 @@ from tournaments.record.match_games import (
     GameWinner,
     InvalidResult,
     MatchGames,
+    NotInResult,
     UnknownGameWinner,
     check_game_reached,
 )
@@ -371,10 +372,12 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
             try:
                 after = result_after(state, kind, player.pk, game, fmt, says=says)
             except InvalidResult as exc:  # the judge has still to say who won it, or said wrong
+                if isinstance(exc, NotInResult):
+                    raise ServiceError(str(exc), "in_result") from None
                 if not isinstance(exc, UnknownGameWinner):
                     raise ServiceError(str(exc), "game_winner") from None
         sentences.append(change_sentence(consequence, player.display_name, state, after, says))
-        if after is None:  # nothing more can be told until the judge answers
+        if state is not None and after is None:  # nothing more is known until the judge answers
             break
         if _changes_a_result(state, after):
             confirm.append(

@@ -3,6 +3,8 @@ judge calls, and the search timer. Judges and organisers of the event only."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -173,14 +175,22 @@ def _issue_from_form(
 @event_role_required(*STAFF)
 def preview(request: HttpRequest, event: Event) -> HttpResponse:
     """The escalation the penalty would cause, shown before the judge confirms (htmx)."""
+    data = request.POST or request.GET
     try:
-        data = request.POST or request.GET
         player, match, infraction, game = _penalty_input(event, data)
-        says = penalty_service.judge_says_from_form(data, match)
-        result = penalty_service.preview_penalty(player, infraction, game, match, says)
     except ServiceError as exc:
         return render(request, "judging/_preview.html", {"error": str(exc)})
-    context = {"preview": result, "player": player, "preview_match": match}
+    context = {"player": player, "preview_match": match}
+    try:
+        says = penalty_service.judge_says_from_form(data, match)
+        context["preview"] = penalty_service.preview_penalty(player, infraction, game, match, says)
+    except ServiceError as exc:
+        context["error"] = str(exc)
+        if {"in_result", "game_winner"} & set(exc.fields):  # an answer refused: ask again
+            with suppress(ServiceError):  # then the error alone says what is wrong
+                context["preview"] = penalty_service.preview_penalty(
+                    player, infraction, game, match
+                )
     return render(request, "judging/_preview.html", context)
 
 

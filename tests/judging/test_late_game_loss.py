@@ -297,3 +297,26 @@ def test_a_game_loss_moving_to_a_later_warning_keeps_the_judges_answers(table, j
     fourth.refresh_from_db()
     assert [c["result"] for c in fourth.consequences] == ["game_loss"]
     assert results.games_of(table).score == Score(1, 2)
+
+
+def test_a_result_the_game_loss_cannot_be_in_is_refused_naming_the_field(table, judge):
+    """Ada won 2-1, so she won game 3: her result cannot already include her Game Loss there."""
+    confirm(table)
+    slow_play(table, judge, 2)
+    before = database_rows()
+    with refused("says the penalised player won game 3") as caught:
+        slow_play(table, judge, 1, says=JudgeSays(in_result=True))
+    assert caught.value.fields == ["in_result"]
+    assert database_rows() == before
+
+
+def test_an_answer_the_result_contradicts_is_said_and_asked_again(client, table, judge):
+    event_id = table.round.event_id
+    confirm(table)
+    slow_play(table, judge, 2)
+    client.force_login(judge)
+    text = client.post(
+        f"/events/{event_id}/penalties/preview/", form(table, in_result="yes")
+    ).content.decode()
+    assert "says the penalised player won game 3" in text
+    assert 'name="in_result" value="no"' in text  # asked again, nothing chosen

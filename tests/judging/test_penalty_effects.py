@@ -199,11 +199,9 @@ def test_preview_of_game_3_of_a_2_1_asks_and_never_says_the_winner_lost_it(hall,
         "the confirmed result 2-1 becomes 1-2."
     )
     assert applied.confirmation == "game_loss:3:confirmed:2-1:1-2"
-    included = preview_penalty(table.player_a, "slow_play", 3, table, JudgeSays(True))
-    assert included.change.endswith(
-        "the players' result already includes it, so the confirmed result 2-1 stays as it is."
-    )
-    assert included.confirmation == ""
+    with refused("says the penalised player won game 3") as caught:  # Ada won game 3
+        preview_penalty(table.player_a, "slow_play", 3, table, JudgeSays(True))
+    assert caught.value.fields == ["in_result"]
 
 
 def test_preview_of_a_match_loss(hall, judge):

@@ -31,6 +31,17 @@ class InvalidResult(ValueError):
     """A score or game that the match or its format does not allow; the message says why."""
 
 
+class NotInResult(InvalidResult):
+    """Said to be in the result already, a game loss the stored games contradict: they say
+    the penalised player won that game."""
+
+    def __init__(self, game: int, score: Score):
+        super().__init__(
+            f"The result {score} says the penalised player won game {game}: it does not "
+            "include a Game Loss for them there."
+        )
+
+
 class UnknownGameWinner(InvalidResult):
     """Who won a game, which the stored games cannot tell (a score alone): someone must say."""
 
@@ -280,6 +291,14 @@ class MatchGames:
         """The match lost by ``loser`` (a match loss): 0-2, or 0-3 in a best of five."""
         winner = self.opponent(loser)
         return replace(self, games=(winner,) * games_needed(match_format))
+
+    def check_in_result(self, loser: int, game: int, match_format: str) -> None:
+        """Refuse (``NotInResult``) to take a game loss as already in this result when the
+        games say ``loser`` won that game."""
+        if game <= len(self.games):
+            known = self.game_winner(game, match_format)
+            if known.known and known.winner == loser:
+                raise NotInResult(game, self.score)
 
     def with_game_loss(
         self,

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from rules_engine.tournament import DQ, GAME_LOSS, MATCH_LOSS
 from tournaments import signals
 from tournaments.models import Event, EventLog, Match, Registration
-from tournaments.record.match_games import GameWinner, InvalidResult, MatchGames
+from tournaments.record.match_games import GameWinner, InvalidResult, MatchGames, NotInResult
 from tournaments.record.standings import results_changed
 from tournaments.results.services import games_of, locked_match, log_change, result_fields
 from web.errors import ServiceError
@@ -129,6 +129,8 @@ def result_after(
     still say who won that game.
     """
     if consequence == GAME_LOSS:
+        if says.in_result and state.status != Match.Status.PENDING:
+            state.games.check_in_result(loser, game, match_format)
         games = state.games.with_game_loss(
             loser,
             game,
@@ -255,6 +257,8 @@ def force_game_loss(
         )
     try:
         games = result_after(state, GAME_LOSS, loser.pk, game, fmt, cause.penalty, says).games
+    except NotInResult as exc:
+        raise ServiceError(str(exc), "in_result") from None
     except InvalidResult as exc:
         raise ServiceError(str(exc), "game_winner") from None
     match.games = games.stored()
