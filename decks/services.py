@@ -468,7 +468,7 @@ def record_deck_check(
 
 @transaction.atomic
 def penalise_deck_check(
-    check: DeckCheck, judge, game: int = 1, confirmed: str | None = None
+    check: DeckCheck, judge, game: int = 1, confirmed: str | None = None, says: Any = None
 ) -> Any:
     """The penalty a deck that differs from its registration gets: a game loss (203.1).
 
@@ -491,6 +491,7 @@ def penalise_deck_check(
         match=check.match,
         notes=f"Deck check {check.pk}: differs from the registered decklist.",
         confirmed=confirmed,
+        **({"says": says} if says is not None else {}),
     )
     check.penalty = penalty
     check.save(update_fields=["penalty"])

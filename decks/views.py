@@ -17,7 +17,12 @@ from django.views.decorators.http import require_POST
 from decks import decklist as text_lists
 from decks import services
 from decks.models import Card, DeckCheck, Decklist, name_key
-from judging.penalties import UnconfirmedChange, describe
+from judging.penalties import (
+    UnansweredQuestion,
+    UnconfirmedChange,
+    describe,
+    judge_says_from_form,
+)
 from tournaments.event.roles import (
     JUDGE,
     ORGANISER,
@@ -289,13 +294,19 @@ def deck_check_result(request: HttpRequest, event: Event, check_id: int) -> Http
     if request.method == "POST":
         game = whole_number(request.POST.get("game")) or 1
         try:
+            says = judge_says_from_form(request.POST, deck_check.match)
             penalty = services.penalise_deck_check(
-                deck_check, request.user, game, confirmed=request.POST.get("confirm_change", "")
+                deck_check,
+                request.user,
+                game,
+                confirmed=request.POST.get("confirm_change", ""),
+                says=says,
             )
-        except UnconfirmedChange as exc:
-            # The game loss changes a result the match already has: read it, then confirm.
+        except (UnconfirmedChange, UnansweredQuestion) as exc:
+            # The game loss falls on a result the match already has: the judge answers what
+            # it asks (is it in the result already, who won that game), reads, confirms.
             messages.error(request, str(exc))
-            context.update(game=game, preview=exc.preview)
+            context.update(game=game, preview=exc.preview, preview_match=deck_check.match)
             return render(request, "decks/deck_check_result.html", context, status=400)
         except ServiceError as exc:
             messages.error(request, str(exc))

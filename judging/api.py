@@ -36,6 +36,8 @@ from rules_engine.tournament import every_infraction, rules_for
 from tournaments import once
 from tournaments.event.roles import JUDGE, ORGANISER, event_for
 from tournaments.models import Event, Match, Registration
+from tournaments.record.match_games import GameWinner
+from tournaments.results.penalties import NOT_ASKED, JudgeSays
 from web.api import run_service
 from web.inputs import Reader
 from web.openapi import (
@@ -65,6 +67,25 @@ class PenaltyInput:
     infraction: str
     game: int
     match: Match | None
+    says: JudgeSays = NOT_ASKED
+
+
+def _judge_says(fields: Reader, match: Match | None) -> JudgeSays:
+    """Optional answers for a Game Loss on a result already in: ``in_result`` (true/false:
+    the players' result already includes it) and ``game_winner`` (a player id of the
+    table, or "draw": who won that game, when the stored result cannot tell)."""
+    in_result = fields.boolean("in_result") if fields.has("in_result") else None
+    winner = None
+    if fields.has("game_winner"):
+        said = fields.data.get("game_winner")
+        players = (match.player_a_id, match.player_b_id) if match is not None else ()
+        if said == "draw":
+            winner = GameWinner(True, None)
+        elif isinstance(said, int) and not isinstance(said, bool) and said in players:
+            winner = GameWinner(True, said)
+        else:
+            fields.fail("game_winner", 'game_winner is a player id of the table, or "draw".')
+    return JudgeSays(in_result=in_result, winner=winner)
 
 
 def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
@@ -85,8 +106,9 @@ def _penalty_input(fields: Reader, event: Event) -> PenaltyInput:
     if player is not None:
         fields.checked("player", lambda: check_player_in_match(player, match))
         fields.checked("game", lambda: check_game(game, event, match))
+    says = _judge_says(fields, match)
     fields.check()
-    return PenaltyInput(player, infraction, game, match)
+    return PenaltyInput(player, infraction, game, match, says)
 
 
 def _iso(moment) -> str | None:
@@ -183,6 +205,17 @@ PENALTY_BODY = body(
         "description": "Optional: the preview's `confirm_change`. When sent, a penalty that "
         "would change an existing result otherwise is refused (400, field confirm_change).",
     },
+    in_result={
+        "type": "boolean",
+        "description": "For a Game Loss on a match that already has a result: whether the "
+        "players' result already includes it. Refused without it (400, field in_result).",
+    },
+    game_winner={
+        "type": ["integer", "string"],
+        "description": 'Who won the game penalised (a player id of the table, or "draw"), '
+        "when the result is not yet including it and the stored score cannot tell "
+        "(400, field game_winner, until given).",
+    },
 )
 
 
@@ -207,7 +240,9 @@ class PenaltyPreview(APIView):
         event = event_for(request, event_id, *STAFF)
         given = _penalty_input(Reader(request.data), event)
         return run_service(
-            lambda: preview_penalty(given.player, given.infraction, given.game, given.match),
+            lambda: preview_penalty(
+                given.player, given.infraction, given.game, given.match, given.says
+            ),
             preview_json,
         )
 
@@ -256,6 +291,7 @@ class PenaltyList(APIView):
                 match=given.match,
                 notes=notes,
                 confirmed=confirmed,
+                says=given.says,
             ),
             issued_json,
             status.HTTP_201_CREATED,

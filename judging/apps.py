@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _lazy
 class JudgingConfig(AppConfig):
     name = "judging"
     verbose_name = _lazy("Judging")
+
+    def ready(self) -> None:
+        """The players are told of penalties at their table on My match."""
+        from judging.notices import penalty_notices
+        from tournaments.results.notices import add_source
+
+        add_source(penalty_notices)

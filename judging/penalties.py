@@ -42,9 +42,26 @@ from judging.models import INFRACTION_LABELS, Penalty
 from rules_engine.tournament import CONSEQUENCE_NAMES, DQ, GAME_LOSS, MATCH_LOSS, rules_for
 from tournaments import signals
 from tournaments.models import Event, Match, Registration, ResultChange, Round
-from tournaments.record.match_games import InvalidResult, MatchGames, check_game_reached
+from tournaments.record.match_games import (
+    GameWinner,
+    InvalidResult,
+    MatchGames,
+    NotInResult,
+    UnknownGameWinner,
+    check_game_reached,
+)
 from tournaments.results import penalties as penalty_results
-from tournaments.results.penalties import Cause, Left, Leftover, ResultState, result_after
+from tournaments.results.penalties import (
+    NOT_ASKED,
+    Cause,
+    JudgeSays,
+    Left,
+    Leftover,
+    ResultState,
+    needs_game_winner,
+    needs_in_result,
+    result_after,
+)
 from web.errors import ServiceError
 from web.inputs import limited
 
@@ -94,12 +111,41 @@ class Preview:
     change: str = ""
     confirmation: str = ""
     result_change: dict[str, Any] | None = None
+    asks_in_result: bool = False
+    asks_game_winner: int | None = None
+    says: JudgeSays = NOT_ASKED
+
+    @property
+    def unanswered(self) -> str:
+        """The field the judge must still answer before the penalty can be issued, or ""."""
+        if self.asks_in_result and self.says.in_result is None:
+            return "in_result"
+        if self.asks_game_winner is not None and (
+            self.says.winner is None or not self.says.winner.known
+        ):
+            return "game_winner"
+        return ""
 
     @property
     def summary(self) -> str:
         if not self.consequences:
             return _("A warning: nothing else happens yet.")
         return "; ".join(consequence_words(c) for c in self.consequences)
+
+
+class UnansweredQuestion(ServiceError):
+    """The penalty's Game Loss falls on a result already reported and the judge has not
+    said what the preview asks (whether the result includes it; who won that game)."""
+
+    def __init__(self, preview: Preview):
+        if preview.unanswered == "in_result":
+            message = _("Say whether the players' result already includes this Game Loss.")
+        else:
+            message = _("The result cannot tell who won game %(game)s: say who won it.") % {
+                "game": preview.asks_game_winner
+            }
+        super().__init__(message, preview.unanswered)
+        self.preview = preview
 
 
 class UnconfirmedChange(ServiceError):
@@ -151,11 +197,18 @@ def _logged_name(consequence: dict, player: str = "") -> str:
 
 
 def change_sentence(
-    consequence: dict, player: str, before: ResultState | None, after: ResultState | None
+    consequence: dict,
+    player: str,
+    before: ResultState | None,
+    after: ResultState | None,
+    says: JudgeSays = NOT_ASKED,
 ) -> str:
     """What one consequence does, in one sentence a judge can read to the players.
 
-    ``before``/``after`` are the match's result around it (None outside a match). Pure.
+    ``before``/``after`` are the match's result around it (None outside a match; ``after``
+    None too while the judge has still to say who won the game). ``says``: what the judge
+    answered about a Game Loss on a result already in. It claims nothing the stored result
+    cannot tell. Pure.
     """
     result, rule = consequence["result"], consequence["rule"]
     values = {
@@ -170,7 +223,7 @@ def change_sentence(
         what = _("makes the match a %(name)s for %(player)s (%(rule)s)") % values
     else:
         what = _("is a %(name)s for %(player)s (%(rule)s)") % values
-    effect = _effect_words(result, player, before, after)
+    effect = _effect_words(result, player, before, after, says, consequence.get("game"))
     if result == DQ:
         effect = (
             _("they are dropped from the event, and %(effect)s") % {"effect": effect}
@@ -181,22 +234,43 @@ def change_sentence(
 
 
 def _effect_words(
-    result: str, player: str, before: ResultState | None, after: ResultState | None
+    result: str,
+    player: str,
+    before: ResultState | None,
+    after: ResultState | None,
+    says: JudgeSays = NOT_ASKED,
+    game: int | None = None,
 ) -> str:
-    if before is None or after is None:
+    if before is None:
         return "" if result == DQ else _("it is outside a match, so no result changes")
     if before.score is None:
         if result == GAME_LOSS:
             return _("the match has no result yet, so the result reported must count it")
         return _("the match has no result yet, so it is recorded as %(score)s") % {
-            "score": after.score
+            "score": after.score if after is not None else "—"
         }
     was = _result_words(before.status, before.score)
+    if result == GAME_LOSS and needs_in_result(before, GAME_LOSS):
+        if says.in_result is None:
+            return _("say below whether the players' result (%(result)s) already includes it") % {
+                "result": was
+            }
+        if says.in_result:
+            return _("the players' result already includes it, so %(result)s stays as it is") % {
+                "result": was
+            }
+        if after is None:
+            return _("%(result)s cannot tell who won game %(game)s: say below who won it") % {
+                "result": was,
+                "game": game,
+            }
+    if after is None:
+        return ""
     if before.score == after.score:
         if result == GAME_LOSS:
-            return _("%(player)s already lost that game, so %(result)s stays as it is") % {
-                "player": player,
+            return _("%(result)s stays as it is: game %(game)s already went to the opponent") % {
                 "result": was,
+                "game": game,
             }
         return _("%(result)s stays as it is") % {"result": was}
     return _("%(result)s becomes %(score)s") % {"result": was, "score": after.score}
@@ -251,9 +325,17 @@ def _standing_penalties(match: Match | None, player: Registration) -> list[Penal
 
 
 def preview_penalty(
-    player: Registration, infraction: str, game: int, match: Match | None = None
+    player: Registration,
+    infraction: str,
+    game: int,
+    match: Match | None = None,
+    says: JudgeSays = NOT_ASKED,
 ) -> Preview:
-    """The escalation this penalty would cause now, computed by the rules engine."""
+    """The escalation this penalty would cause now, computed by the rules engine.
+
+    ``says``: what the judge answered so far about a Game Loss on a result already in;
+    the preview asks what is still needed (``asks_in_result``, ``asks_game_winner``).
+    """
     check_infraction(infraction, player.event.game)
     check_player_in_match(player, match)
     if match is not None:  # the result as it is now
@@ -266,7 +348,7 @@ def preview_penalty(
     ruling = _ruling(player.event.game, [*earlier, proposed])
     mine = [c for c in ruling["consequences"] if c["at"] == len(earlier)]
     tallies = ruling.get("players", {}).get(_engine_name(player), {})
-    preview = Preview(mine, ruling["explanation"], ruling["citations"], tallies)
+    preview = Preview(mine, ruling["explanation"], ruling["citations"], tallies, says=says)
     _read_change(preview, player, match)
     return preview
 
@@ -277,12 +359,26 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
     state = ResultState.of(match) if match is not None and not match.is_bye else None
     first = state
     sentences, confirm = [], []
+    says = preview.says
     for consequence in preview.consequences:
         after = None
         if state is not None:
             fmt = match.round.event.match_format
-            after = result_after(state, consequence["result"], player.pk, consequence["game"], fmt)
-        sentences.append(change_sentence(consequence, player.display_name, state, after))
+            kind, game = consequence["result"], consequence["game"]
+            if needs_in_result(state, kind):
+                preview.asks_in_result = True
+            if needs_game_winner(state, kind, game, fmt, says):
+                preview.asks_game_winner = game
+            try:
+                after = result_after(state, kind, player.pk, game, fmt, says=says)
+            except InvalidResult as exc:  # the judge has still to say who won it, or said wrong
+                if isinstance(exc, NotInResult):
+                    raise ServiceError(str(exc), "in_result") from None
+                if not isinstance(exc, UnknownGameWinner):
+                    raise ServiceError(str(exc), "game_winner") from None
+        sentences.append(change_sentence(consequence, player.display_name, state, after, says))
+        if state is not None and after is None:  # nothing more is known until the judge answers
+            break
         if _changes_a_result(state, after):
             confirm.append(
                 f"{consequence['result']}:{consequence['game']}:{state.status}:"
@@ -297,6 +393,28 @@ def _read_change(preview: Preview, player: Registration, match: Match | None) ->
             "before": first.score,
             "after": state.score,
         }
+
+
+def judge_says_from_form(data, match: Match | None) -> JudgeSays:
+    """The judge's answers on a form, about a Game Loss on a result already in: whether the
+    players' result includes it ("in_result": yes/no), and who won the game ("game_winner":
+    a player of the table, or "draw"). Unanswered is None; anything else names its field."""
+    raw = str(data.get("in_result") or "")
+    if raw not in ("", "yes", "no"):
+        raise ServiceError(_("Answer yes or no."), "in_result")
+    in_result = {"yes": True, "no": False}.get(raw)
+    said = str(data.get("game_winner") or "")
+    winner = None
+    if said == "draw":
+        winner = GameWinner(True, None)
+    elif said:
+        pk = int(said) if said.isascii() and said.isdigit() else None
+        if match is None or pk is None or pk not in (match.player_a_id, match.player_b_id):
+            raise ServiceError(
+                _("Choose who won the game: a player of the table, or a draw."), "game_winner"
+            )
+        winner = GameWinner(True, pk)
+    return JudgeSays(in_result=in_result, winner=winner)
 
 
 def check_infraction(infraction: str, game: str) -> None:
@@ -358,12 +476,16 @@ def issue_penalty(
     match: Match | None = None,
     notes: str = "",
     confirmed: str | None = None,
+    says: JudgeSays = NOT_ASKED,
 ) -> Penalty:
     """Record a penalty and apply what it escalates to, all in one transaction.
 
     ``confirmed`` is the preview's ``confirmation`` the judge read (the page form always
     sends it; the API may): when given, a penalty that would change an existing result
     otherwise than that is refused with ``UnconfirmedChange``, nothing written.
+    ``says``: the judge's answers about a Game Loss on a result already reported (does
+    the players' result include it; who won that game): refused with
+    ``UnansweredQuestion`` while the preview still asks one.
     """
     limited("notes", notes)
     player = Registration.objects.select_related("event").get(pk=player.pk)
@@ -374,10 +496,11 @@ def issue_penalty(
         match = Match.objects.select_related("round__event").get(pk=match.pk)
     check_game(game, player.event, match)
     _check_room(_standing_penalties(match, player))
-    if confirmed is not None:
-        preview = preview_penalty(player, infraction, game, match)
-        if preview.confirmation != confirmed:
-            raise UnconfirmedChange(preview, stale=bool(confirmed))
+    preview = preview_penalty(player, infraction, game, match, says)
+    if preview.unanswered:
+        raise UnansweredQuestion(preview)
+    if confirmed is not None and preview.confirmation != confirmed:
+        raise UnconfirmedChange(preview, stale=bool(confirmed))
     penalty = Penalty.objects.create(
         event=player.event,
         round=match.round if match is not None else None,
@@ -388,7 +511,7 @@ def issue_penalty(
         judge=judge,
         notes=notes.strip(),
     )
-    reconcile(match, player, judge)
+    reconcile(match, player, judge, says_for={penalty.pk: says})
     penalty.refresh_from_db()
     _announce(penalty)
     return penalty
@@ -425,10 +548,20 @@ def _announce(penalty: Penalty) -> None:
     )
 
 
-def reconcile(match: Match | None, player: Registration, judge=None, why: str = "") -> list[str]:
+def reconcile(
+    match: Match | None,
+    player: Registration,
+    judge=None,
+    why: str = "",
+    says_for: dict[int, JudgeSays] | None = None,
+) -> list[str]:
     """Make applied consequences equal what the engine says the live penalties cause.
 
-    ``judge`` and ``why`` are what the result logs keep for the changes this makes.
+    ``judge`` and ``why`` are what the result logs keep for the changes this makes;
+    ``says_for``: the judge's answers for a penalty being issued (by its id). A Game Loss
+    that moves to another penalty (one before it voided) keeps the answers the judge gave
+    for it; one with none is taken as already in the players' result: it changes no
+    result, and a later report must count it.
     Returns instructions for whatever could not be undone automatically.
     """
     live = _standing_penalties(match, player)
@@ -445,15 +578,21 @@ def reconcile(match: Match | None, player: Registration, judge=None, why: str = 
     }
     # Undo first, newest first, so each restores the state it found; then apply, in order.
     manual: list[str] = []
+    answered: dict[tuple, JudgeSays] = {}  # what the judge said for a consequence undone here
     for penalty in reversed(involved):
         for gone in reversed([c for c in penalty.consequences if c not in kept_of[penalty.pk]]):
             manual += _undo(penalty, gone, judge, why)
+            if "in_result" in gone:
+                answered[_key(gone)] = _said(gone)
     for penalty in involved:
         kept = kept_of[penalty.pk]
         present = {_key(c) for c in kept}
         for consequence in wanted.get(penalty.pk, []):
             if _key(consequence) not in present:
-                kept.append(_apply(penalty, consequence, judge))
+                says = (says_for or {}).get(penalty.pk) or answered.get(
+                    _key(consequence), JudgeSays(in_result=True)
+                )
+                kept.append(_apply(penalty, consequence, judge, says))
         if kept != penalty.consequences:
             penalty.consequences = kept
             penalty.save(update_fields=["consequences"])
@@ -504,8 +643,8 @@ def _key(consequence: dict) -> tuple:
     return (consequence["result"], consequence.get("game"), consequence["rule"])
 
 
-def _apply(penalty: Penalty, consequence: dict, judge) -> dict:
-    """Apply one consequence; return it with what it replaced."""
+def _apply(penalty: Penalty, consequence: dict, judge, says: JudgeSays = NOT_ASKED) -> dict:
+    """Apply one consequence; return it with what it replaced (and the judge's answers)."""
     record = {key: consequence[key] for key in ("result", "game", "rule")}
     match = Match.objects.get(pk=penalty.match_id) if penalty.match_id else None
     reason = f"{_logged_name(consequence, penalty.player.display_name)}: {_infraction(penalty)}"
@@ -513,13 +652,24 @@ def _apply(penalty: Penalty, consequence: dict, judge) -> dict:
     in_match = match is not None and not match.is_bye
     if consequence["result"] == GAME_LOSS and in_match:
         record["undo"] = penalty_results.force_game_loss(
-            match, penalty.player, consequence["game"], judge, cause
+            match, penalty.player, consequence["game"], judge, cause, says
         )
+        if says.in_result is not None:
+            record["in_result"] = says.in_result
+        if says.winner is not None and says.winner.known:
+            record["game_winner"] = {"winner": says.winner.winner}
     elif consequence["result"] == MATCH_LOSS and in_match:
         record["undo"] = penalty_results.force_match_loss(match, penalty.player, judge, cause)
     elif consequence["result"] == DQ:
         record["undo"] = penalty_results.disqualify(penalty.player, match, judge, cause)
     return record
+
+
+def _said(consequence: dict) -> JudgeSays:
+    """The judge's answers an applied Game Loss keeps (``_apply``)."""
+    said = consequence.get("game_winner")
+    winner = GameWinner(True, said["winner"]) if isinstance(said, dict) else None
+    return JudgeSays(in_result=consequence.get("in_result"), winner=winner)
 
 
 def _undo(penalty: Penalty, consequence: dict, judge, why: str) -> list[str]:

@@ -3,6 +3,8 @@ judge calls, and the search timer. Judges and organisers of the event only."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +21,7 @@ from judging.models import JudgeCall, Penalty, infraction_choices
 from tournaments import once
 from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, Match, Registration
+from tournaments.record import player_names
 from tournaments.record.rounds import latest_round
 from tournaments.results.services import games_of
 from web.errors import ServiceError
@@ -76,31 +79,50 @@ def console_queue(request: HttpRequest, event: Event) -> HttpResponse:
 
 def _penalty_form_context(event: Event, request: HttpRequest) -> dict:
     matches = _current_matches(event)
-    chosen = request.GET.get("match") or request.POST.get("match") or ""
+    chosen = whole_number(request.GET.get("match") or request.POST.get("match") or "")
+    players = (
+        event.registrations.exclude(status=Registration.Status.WAITLISTED)
+        .select_related("user")
+        .order_by("name", "user__username")
+    )
+    everyone = list(players)
+    table = next((m for m in matches if m.pk == chosen), None)
+    if table is not None:  # a table chosen: its two players only
+        players = [p for p in everyone if p.pk in (table.player_a_id, table.player_b_id)]
+    else:
+        players = everyone
     return {
         "event": event,
         "matches": matches,
-        "chosen": whole_number(chosen),
+        "chosen": chosen,
         "infractions": infraction_choices(event.game),
         "adopted_rules": penalty_service.adopted_rules(event.game),
-        "players": event.registrations.exclude(status=Registration.Status.WAITLISTED)
-        .select_related("user")
-        .order_by("name", "user__username"),
+        "players": players,
+        "all_players": everyone,
     }
 
 
 def _penalty_input(event: Event, data) -> tuple[Registration, Match | None, str, int]:
-    """The form's player, match, infraction and game, or ServiceError naming the field."""
+    """The form's player, match, infraction and game, or ServiceError naming the field.
+
+    With a table chosen, the player must be one of its two.
+    """
     match = None
     if data.get("match"):
         match_id = whole_number(data.get("match"))
         match = Match.objects.filter(pk=match_id, round__event=event).first() if match_id else None
         if match is None:
-            raise ServiceError(_("Choose a table of this event."))
+            raise ServiceError(_("Choose a table of this event."), "match")
     player_id = whole_number(data.get("player"))
     player = event.registrations.filter(pk=player_id).first() if player_id else None
     if player is None:
-        raise ServiceError(_("Choose the player who receives the penalty."))
+        raise ServiceError(_("Choose the player who receives the penalty."), "player")
+    if match is not None and player.pk not in (match.player_a_id, match.player_b_id):
+        raise ServiceError(
+            _("%(player)s is not a player of table %(table)s: choose one of its two players.")
+            % {"player": player.display_name, "table": match.table},
+            "player",
+        )
     infraction = str(data.get("infraction") or "")
     if infraction not in dict(infraction_choices(event.game)):
         raise ServiceError(_("Choose the infraction."))
@@ -144,12 +166,14 @@ def _issue_from_form(
             match=match,
             notes=request.POST.get("notes", ""),
             confirmed=request.POST.get("confirm_change", ""),
+            says=penalty_service.judge_says_from_form(request.POST, match),
         )
     except ServiceError as exc:
         messages.error(request, str(exc))
         context["form"] = request.POST
-        if isinstance(exc, penalty_service.UnconfirmedChange):
-            context.update(preview=exc.preview, preview_player=player)
+        preview = getattr(exc, "preview", None)
+        if preview is not None:
+            context.update(preview=preview, preview_player=player, preview_match=match)
         return render(request, "judging/penalty_form.html", context, status=400), False
     summary = penalty_service.describe(penalty)
     messages.success(
@@ -166,12 +190,23 @@ def _issue_from_form(
 @event_role_required(*STAFF)
 def preview(request: HttpRequest, event: Event) -> HttpResponse:
     """The escalation the penalty would cause, shown before the judge confirms (htmx)."""
+    data = request.POST or request.GET
     try:
-        player, match, infraction, game = _penalty_input(event, request.POST or request.GET)
-        result = penalty_service.preview_penalty(player, infraction, game, match)
+        player, match, infraction, game = _penalty_input(event, data)
     except ServiceError as exc:
         return render(request, "judging/_preview.html", {"error": str(exc)})
-    return render(request, "judging/_preview.html", {"preview": result, "player": player})
+    context = {"player": player, "preview_match": match}
+    try:
+        says = penalty_service.judge_says_from_form(data, match)
+        context["preview"] = penalty_service.preview_penalty(player, infraction, game, match, says)
+    except ServiceError as exc:
+        context["error"] = str(exc)
+        if {"in_result", "game_winner"} & set(exc.fields):  # an answer refused: ask again
+            with suppress(ServiceError):  # then the error alone says what is wrong
+                context["preview"] = penalty_service.preview_penalty(
+                    player, infraction, game, match
+                )
+    return render(request, "judging/_preview.html", context)
 
 
 @event_role_required(*STAFF)
@@ -215,6 +250,23 @@ def match_page(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
     return render(request, "judging/table.html", table_context(event, match))
 
 
+def _named_changes(match: Match) -> list:
+    """The result history, each change's author named as the claims above it name people:
+    a player of the table by their name (``who``), staff by their account."""
+    players = {p.user_id: p for p in match.players() if p.user_id is not None}
+    player_names.tell_apart(match.round.event, match.players())
+    changes = list(match.changes.select_related("changed_by"))
+    for change in changes:
+        player = players.get(change.changed_by_id)
+        if player is not None:
+            change.who = getattr(player, "label", player.display_name)
+        elif change.changed_by is not None:
+            change.who = change.changed_by.get_username()
+        else:
+            change.who = ""
+    return changes
+
+
 def table_context(event: Event, match: Match) -> dict:
     """What the table page shows; forms that fail re-render with it (and their errors)."""
     players = match.players()
@@ -222,7 +274,7 @@ def table_context(event: Event, match: Match) -> dict:
         "event": event,
         "m": match,
         "claims": match.claims.select_related("player__user"),
-        "changes": match.changes.select_related("changed_by"),
+        "changes": _named_changes(match),
         "penalties": penalty_service.with_void_effects(
             list(
                 match.penalties.select_related(

@@ -129,6 +129,18 @@ def result_changed(sender, *, match_id: int, status_before: str, **kwargs) -> No
     notify.send_many(messages)
 
 
+def penalty_changed(sender, *, penalty_id: int, **kwargs) -> None:
+    """A penalty was issued or voided at a table: both players' My match learns of it (the
+    notice of the penalty, or of the result it changed, shows there)."""
+    from judging.models import Penalty  # judging's model: live hears that app too
+
+    penalty = Penalty.objects.select_related("match__round").filter(pk=penalty_id).first()
+    if penalty is None or penalty.match is None:
+        return
+    match = penalty.match
+    notify.send_many(list(_my_match(penalty.event_id, match.round.number, [match])))
+
+
 def _queue(event_id: int, kind: str, round_number: int | None, table: int | None):
     body = notify.notice(event_id, "queue", kind=kind, round=round_number, table=table)
     return notify.staff_group(event_id), body
@@ -169,6 +181,7 @@ LISTENERS = {
     signals.call_changed: call_changed,
     signals.time_ran_out: time_ran_out,
     signals.extension_changed: extension_changed,
+    signals.penalty_changed: penalty_changed,
 }
 
 

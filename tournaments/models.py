@@ -473,6 +473,13 @@ class Match(models.Model):
             "Games decided by penalties: [{game, winner, penalty}], kept over reports."
         ),
     )
+    games_in_order = models.BooleanField(
+        default=False,
+        help_text=_lazy(
+            "Whether games lists each game's winner in the order played (a game-by-game "
+            "report); otherwise only the score is known, in score order."
+        ),
+    )
 
     class Meta:
         ordering = ["round", "table", "pk"]

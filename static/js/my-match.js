@@ -7,7 +7,10 @@
    * "Tell me when I am paired" asks for notification permission (only from that tap);
      with Web Push configured (data-push-key) the phone subscribes and the server keeps
      the subscription (data-push-subscribe), so pairings arrive with the page closed.
-   * A tapped score ("2-1") asks first, "Report 2-1 (you won)?" with a Confirm button
+   * "Who won each game?": one game at a time (Me / Opponent / Draw), the next shown once
+     this one is answered and none after the game that decided the match; without
+     JavaScript every game shows and the server stops at the decider.
+   * A tapped score ("2-1", under "Only the score") asks first, "Report 2-1 (you won)?" with a Confirm button
      that posts the page's one report form; Cancel forgets it.
    * The service worker (/sw.js) keeps the last copy of this page readable offline. */
 (function () {
@@ -120,6 +123,44 @@
     var send = event.target.querySelector && event.target.querySelector("[data-tap-send]");
     if (send) { pending = null; send.setAttribute("aria-busy", "true"); }
   });
+
+  // --- game by game: the next game once this one is answered, none after the decider ------
+
+  function showGames(form) {
+    var needed = parseInt(form.getAttribute("data-games-needed"), 10) || 2;
+    var mine = 0, theirs = 0, draws = 0, open = true;
+    Array.prototype.forEach.call(form.querySelectorAll("[data-game]"), function (fieldset) {
+      var picked = fieldset.querySelector("input:checked");
+      fieldset.hidden = !open;
+      if (!open) {
+        if (picked) picked.checked = false; // a game after the decider is never sent
+        return;
+      }
+      if (!picked) { open = false; return; }
+      if (picked.value === "me") mine++;
+      else if (picked.value === "opponent") theirs++;
+      else draws++;
+      if (mine >= needed || theirs >= needed) open = false;
+    });
+    var summary = form.querySelector("[data-game-summary]");
+    var played = mine + theirs + draws;
+    if (summary) {
+      summary.textContent = played
+        ? gettext("Your score (your wins first):") + " " + mine + "-" + theirs + (draws ? "-" + draws : "")
+        : "";
+    }
+  }
+
+  function gameForms() {
+    Array.prototype.forEach.call(page.querySelectorAll("[data-game-report]"), showGames);
+  }
+
+  page.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("[data-game-report]");
+    if (form) showGames(form);
+  });
+  document.addEventListener("arbiter:refreshed", gameForms);
+  gameForms();
 
   // --- notifications and Web Push ---------------------------------------------------------
 

@@ -306,7 +306,13 @@ def test_a_deck_check_game_loss_shows_the_result_change_before_it_is_confirmed(
     url = f"/events/{checked_round.event.pk}/deck-checks/{check.pk}/"
     client.force_login(judge)
 
-    first = client.post(url, {"game": "2"})
+    # Issue 30: on a result already in, the judge says first whether the players' result
+    # includes the Game Loss and, a score alone not telling, who won game 2.
+    asked = client.post(url, {"game": "2"})
+    assert asked.status_code == 400
+    assert "Does the players' result already include this Game Loss?" in asked.content.decode()
+    answers = {"game": "2", "in_result": "no", "game_winner": str(a.pk)}
+    first = client.post(url, answers)
     assert first.status_code == 400
     text = first.content.decode()
     sentence = (
@@ -317,7 +323,7 @@ def test_a_deck_check_game_loss_shows_the_result_change_before_it_is_confirmed(
     assert Penalty.objects.count() == 0 and match.changes.count() == 2
     token = re.search(r'name="confirm_change" value="([^"]+)"', text).group(1)
 
-    client.post(url, {"game": "2", "confirm_change": token})
+    client.post(url, {**answers, "confirm_change": token})
     match.refresh_from_db()
     assert Penalty.objects.get().infraction == "illegal_deck"
     assert results.games_of(match).score_text() == "1-2"

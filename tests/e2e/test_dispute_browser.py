@@ -29,7 +29,7 @@ def test_a_dispute_is_settled_where_the_judge_stands(phone, live_server, table):
 
     first = phone(ann.user.username)
     first.goto(my_match)
-    first.get_by_text("Other score").click()  # the typed form, beside the score taps
+    first.get_by_text("Only the score").click()  # the typed form, under the game-by-game picker
     first.fill("input[name=score]", "2-1")
     first.get_by_role("button", name="Report result").click()
     first.wait_for_url(my_match)

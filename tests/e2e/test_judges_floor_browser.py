@@ -55,7 +55,7 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
 
     reporter = phone(first.user.username)
     reporter.goto(f"{base}/my-match/")
-    reporter.get_by_text("Other score").click()  # the typed form, beside the score taps
+    reporter.get_by_text("Only the score").click()  # the typed form, under the game-by-game picker
     reporter.fill("input[name=score]", "2-1")
     reporter.get_by_role("button", name="Report result").click()
     reporter.wait_for_url(f"{base}/my-match/")
@@ -109,7 +109,10 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
         with judge.expect_response(preview_of_game(2)):
             judge.fill("input[name=game]", "2")
         judge.fill("textarea[name=notes]", f"Warning {warning}: long thinks in game 2")
-        if warning == 3:
+        if warning == 3:  # issue 30: a score alone cannot tell who won game 2: asked
+            judge.get_by_label("No: apply it to the result").check()
+            judge.locator("select[name=game_winner]").wait_for()
+            judge.select_option("select[name=game_winner]", str(slow.pk))
             judge.locator(".penalty-preview.changes-result").wait_for()
             assert judge.locator(".penalty-change").inner_text() == (
                 f"This penalty makes game 2 a Game Loss for {slow.display_name} (905.1): "

@@ -66,8 +66,10 @@ def test_a_pairing_and_a_tapped_report_reach_the_room_without_a_reload(
     assert mine.evaluate("window.__notReloaded === true")  # the pairing came to the page
 
     theirs = open_page(f"/events/{event}/my-match/", opponent.user.username)
-    mine.get_by_role("button", name="2-1", exact=True).click()
-    mine.get_by_role("button", name="Confirm").click()
+    games = mine.locator("[data-game-report] fieldset")  # issue 30: game by game
+    for number, winner in enumerate(("Me", "Opponent", "Me")):
+        games.nth(number).get_by_label(winner).check()
+    mine.get_by_role("button", name="Report these games").click()
     theirs.get_by_text(f"{ada.display_name} reported 2-1").wait_for(timeout=2000)
     theirs.get_by_role("button", name="Confirm").first.wait_for()
     for page in (hall, theirs):  # the reporter's own page posted its form

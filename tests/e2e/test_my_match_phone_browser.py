@@ -89,6 +89,7 @@ def test_a_tapped_score_asks_first_and_the_opponent_sees_it_live(phone, live_ser
     me.goto(url)
     assert f"Opponent: {b.display_name}" in me.inner_text(".my-match-live")
     assert fits_the_phone(me)
+    me.get_by_role("button", name="Only the score").click()  # issue 30: below game by game
     me.get_by_role("button", name="2-1", exact=True).click()
     question = me.locator("[data-tap-confirm]")
     assert question.is_visible()
@@ -116,6 +117,29 @@ def test_a_tapped_score_asks_first_and_the_opponent_sees_it_live(phone, live_ser
     opponent.get_by_role("button", name="Yes, confirm").click()
     opponent.wait_for_url(url)
     assert Match.objects.get(pk=table.pk).status == Match.Status.CONFIRMED
+
+
+def test_the_result_is_reported_game_by_game_in_the_order_played(phone, live_server, world):
+    """Issue 30: each game's winner in order; the next game once this one is answered, none
+    after the game that decided the match; it fits a 390 px phone."""
+    table = world.table(1)
+    a, b = table.player_a, table.player_b
+    me = phone(a.user.username)
+    me.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
+    games = me.locator("[data-game-report] fieldset")
+    assert games.nth(0).is_visible() and not games.nth(1).is_visible()
+    games.nth(0).get_by_label("Opponent").check()
+    assert games.nth(1).is_visible() and not games.nth(2).is_visible()
+    games.nth(1).get_by_label("Me").check()
+    games.nth(2).get_by_label("Me").check()
+    assert not games.nth(3).is_visible()  # 2-1: decided
+    assert "Your score (your wins first): 2-1" in me.inner_text("[data-game-summary]")
+    assert fits_the_phone(me)
+    shot(me, "my-match-game-by-game.png")
+    me.get_by_role("button", name="Report these games").click()
+    me.get_by_text("Result reported").wait_for(timeout=5000)
+    reported = Match.objects.get(pk=table.pk)
+    assert reported.games == [b.pk, a.pk, a.pk] and reported.games_in_order
 
 
 def test_a_new_pairing_shows_as_a_banner_and_vibrates(phone, live_server, world):
@@ -257,8 +281,10 @@ def test_over_the_socket_a_pairing_and_a_report_reach_open_phones_within_two_sec
 
         theirs = open_phone(opponent)
         theirs.evaluate("window.__sameDocument = true")
-        page.get_by_role("button", name="2-1", exact=True).click()
-        page.get_by_role("button", name="Confirm").click()
+        games = page.locator("[data-game-report] fieldset")  # issue 30: game by game
+        for number, winner in enumerate(("Me", "Opponent", "Me")):
+            games.nth(number).get_by_label(winner).check()
+        page.get_by_role("button", name="Report these games").click()
         region = theirs.locator(".my-match-live")
         region.get_by_text(f"{me.display_name} reported 2-1").wait_for(timeout=2000)
         assert theirs.evaluate("window.__sameDocument === true")

@@ -7,8 +7,9 @@ from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.conftest import make_event, play_out, refused
 from tournaments.models import EventLog, Match, Registration, ResultChange
 from tournaments.record.history import standings_rows
-from tournaments.record.match_games import Score
+from tournaments.record.match_games import GameWinner, Score
 from tournaments.results import services as results
+from tournaments.results.penalties import NOT_ASKED, JudgeSays
 from tournaments.rounds import services as rounds
 from web.errors import ServiceError
 
@@ -23,8 +24,11 @@ def table(organiser):
     return round_.matches.order_by("table").first()
 
 
-def warn(match, player, judge, times=1, infraction="slow_play", game=1):
-    return [issue_penalty(player, infraction, judge, game=game, match=match) for _ in range(times)]
+def warn(match, player, judge, times=1, infraction="slow_play", game=1, says=NOT_ASKED):
+    return [
+        issue_penalty(player, infraction, judge, game=game, match=match, says=says)
+        for _ in range(times)
+    ]
 
 
 def results_of(penalty):
@@ -244,7 +248,9 @@ def test_a_game_loss_in_a_confirmed_match_is_one_result_change_and_its_void_anot
     a, b = table.player_a, table.player_b
     confirmed(table, "2-1")
     reported = ResultChange.objects.filter(match=table).count()
-    *_, third = warn(table, a, judge, 3, game=2)
+    # A score alone cannot tell who won game 2: the judge says (a); not in the result yet.
+    said = JudgeSays(in_result=False, winner=GameWinner(True, a.pk))
+    *_, third = warn(table, a, judge, 3, game=2, says=said)
     (change,) = ResultChange.objects.filter(match=table)[reported:]
     assert change.source == f"penalty:{third.pk}" and change.action == "game_loss"
     assert change.changed_by == judge and change.rule == "905.1"

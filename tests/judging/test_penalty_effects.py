@@ -8,8 +8,9 @@ from judging.models import Penalty
 from judging.penalties import issue_penalty, preview_penalty, void_penalty
 from tests.conftest import database_rows, refused
 from tournaments.models import Match, Registration, ResultChange
-from tournaments.record.match_games import Score
+from tournaments.record.match_games import GameWinner, Score
 from tournaments.results import services as results
+from tournaments.results.penalties import JudgeSays
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
@@ -42,17 +43,30 @@ def confirm(table, score="2-1"):
 
 
 def form(table, game=2, infraction="slow_play", player=None):
+    """The penalty form, with the judge's answers for a Game Loss on a result already in:
+    not in the players' result yet, and the penalised player won that game (a score alone
+    cannot tell who won game 2 of a 2-1)."""
     return {
         "match": table.pk,
         "player": player or table.player_a_id,
         "infraction": infraction,
         "game": game,
+        "in_result": "no",
+        "game_winner": player or table.player_a_id,
     }
+
+
+def says(player_id):
+    """Not in the players' result yet; ``player_id`` won that game."""
+    return JudgeSays(in_result=False, winner=GameWinner(True, player_id))
 
 
 def warn(table, judge, times, game=2, infraction="slow_play", player=None):
     player = player or table.player_a
-    return [issue_penalty(player, infraction, judge, game=game, match=table) for _ in range(times)]
+    return [
+        issue_penalty(player, infraction, judge, game=game, match=table, says=says(player.pk))
+        for _ in range(times)
+    ]
 
 
 def page(client, url):
@@ -135,15 +149,25 @@ def test_the_service_refuses_an_unconfirmed_change_and_names_the_field(hall, jud
     confirm(table)
     warn(table, judge, 2)
     with refused("read the change below") as caught:
-        issue_penalty(table.player_a, "slow_play", judge, game=2, match=table, confirmed="")
+        issue_penalty(
+            table.player_a,
+            "slow_play",
+            judge,
+            game=2,
+            match=table,
+            confirmed="",
+            says=says(table.player_a_id),
+        )
     assert caught.value.fields == ["confirm_change"]
 
 
 # --- the preview in words ----------------------------------------------------------------
 
 
-def change_of(table, infraction="slow_play", game=2, player=None):
-    return preview_penalty(player or table.player_a, infraction, game, table).change
+def change_of(table, infraction="slow_play", game=2, player=None, answers=None):
+    player = player or table.player_a
+    answers = answers or says(player.pk)
+    return preview_penalty(player, infraction, game, table, answers).change
 
 
 def test_preview_before_any_result_says_the_report_must_count_the_game(hall, judge):
@@ -156,16 +180,28 @@ def test_preview_before_any_result_says_the_report_must_count_the_game(hall, jud
     assert preview_penalty(table.player_a, "slow_play", 2, table).confirmation == ""
 
 
-def test_preview_of_a_game_the_player_already_lost_changes_nothing(hall, judge):
+def test_preview_of_game_3_of_a_2_1_asks_and_never_says_the_winner_lost_it(hall, judge):
+    """Issue 30: the score's order (A, A, B) was read as play order: "Ada already lost that
+    game, so the confirmed result 2-1 stays". The winner of a 2-1 won game 3."""
     _, table = hall
-    confirm(table, "2-1")  # stored as games won by A, A, then B: game 3 is B's
+    confirm(table, "2-1")
     warn(table, judge, 2, game=3)
     preview = preview_penalty(table.player_a, "slow_play", 3, table)
     assert preview.change == (
-        f"This penalty makes game 3 a Game Loss for {ADA} (905.1): "
-        f"{ADA} already lost that game, so the confirmed result 2-1 stays as it is."
+        f"This penalty makes game 3 a Game Loss for {ADA} (905.1): say below whether the "
+        "players' result (the confirmed result 2-1) already includes it."
     )
-    assert preview.confirmation == ""
+    assert "already lost" not in preview.change
+    assert preview.asks_in_result and preview.asks_game_winner is None  # game 3 is known
+    applied = preview_penalty(table.player_a, "slow_play", 3, table, JudgeSays(False))
+    assert applied.change == (
+        f"This penalty makes game 3 a Game Loss for {ADA} (905.1): "
+        "the confirmed result 2-1 becomes 1-2."
+    )
+    assert applied.confirmation == "game_loss:3:confirmed:2-1:1-2"
+    with refused("says the penalised player won game 3") as caught:  # Ada won game 3
+        preview_penalty(table.player_a, "slow_play", 3, table, JudgeSays(True))
+    assert caught.value.fields == ["in_result"]
 
 
 def test_preview_of_a_match_loss(hall, judge):
@@ -268,7 +304,9 @@ def test_staff_correction_is_a_notice_and_the_players_own_reports_are_not(client
     client.force_login(table.player_a.user)
     assert "A judge" not in page(client, f"/events/{event.pk}/my-match/")
     results.enter_result(table, Score(2, 0), organiser, "the slip said 2-0")
-    expected = "A judge changed your result: round 1, table 1, 2-1 became 2-0 (the slip said 2-0)."
+    expected = (
+        "The organiser changed your result: round 1, table 1, 2-1 became 2-0 (the slip said 2-0)."
+    )
     assert expected in page(client, f"/events/{event.pk}/my-match/")
     client.force_login(table.player_b.user)
     assert expected.replace("2-1 became 2-0", "1-2 became 0-2") in page(
@@ -283,12 +321,13 @@ def test_a_settled_dispute_is_a_notice_to_both_players(client, hall, organiser):
     results.dispute_result(table, b, b.user, "I won game 3")
     results.enter_result(table, Score(1, 2), organiser, "both agreed on a recount")
     client.force_login(b.user)
-    assert "A judge settled your result: round 1, table 1, 2-1 (both agreed on a recount)." in page(
-        client, f"/events/{event.pk}/my-match/"
-    )
+    settled = "The organiser settled your result: round 1, table 1, 2-1 (both agreed on a recount)."
+    assert settled in page(client, f"/events/{event.pk}/my-match/")
 
 
-def test_notices_show_on_my_match_for_an_earlier_round_newest_first(client, hall, judge, organiser):
+def test_notices_show_on_my_match_for_an_earlier_round_the_latest_alone(
+    client, hall, judge, organiser
+):
     event, table = hall
     confirm(table)
     warn(table, judge, 3)
@@ -299,9 +338,8 @@ def test_notices_show_on_my_match_for_an_earlier_round_newest_first(client, hall
     rounds.pair_next_round(event, organiser)
     client.force_login(table.player_a.user)
     text = page(client, f"/events/{event.pk}/my-match/")
-    newer = "round 1, table 1, 1-2 became 2-1 (video review)"
-    assert newer in text and NOTICE in text
-    assert text.index(newer) < text.index(NOTICE)
+    newer = "The organiser changed your result: round 1, table 1, 1-2 became 2-1 (video review)"
+    assert newer in text and NOTICE not in text  # one box: the latest change
 
 
 def test_notice_sentence_is_pure_and_reads_each_kind_of_change():

@@ -84,7 +84,8 @@ def test_the_taps_are_the_formats_scores_and_each_asks_first(client, world):
         ("1-1-1", "Report 1-1-1 (a draw)?"),
     ]
     assert re.search(r"<form [^>]*data-tap-confirm hidden>", body)  # nothing asked yet
-    assert "Other score" in body and 'name="score" required' in body  # the typed fallback
+    # Issue 30: the picker asks game by game; the score alone (tapped or typed) is below it.
+    assert "Only the score" in body and 'name="score" required' in body  # the typed fallback
 
 
 def test_without_javascript_a_tap_opens_the_question_to_confirm(client, world):

@@ -54,7 +54,8 @@ def test_a_game_loss_already_given_to_the_opponent_changes_no_result(round_one, 
     b = table.player_b
     table.games, table.status = [b.pk, b.pk], Match.Status.FINAL  # as a staff entry leaves it
     table.save()
-    penalty_results.force_game_loss(table, table.player_a, 1, judge, CAUSE)
+    not_in_result = penalty_results.JudgeSays(in_result=False)  # game 1 of a 0-2 is b's
+    penalty_results.force_game_loss(table, table.player_a, 1, judge, CAUSE, not_in_result)
     assert not ResultChange.objects.filter(source=CAUSE.source).exists()
     assert EventLog.objects.get(data__source=CAUSE.source).action == "game_loss"
 

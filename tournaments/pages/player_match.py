@@ -26,6 +26,7 @@ from tournaments.event.roles import (
 )
 from tournaments.models import Event, Match, Registration, Round
 from tournaments.record import player_names
+from tournaments.record.match_games import best_of, games_needed
 from tournaments.record.placings import event_placings
 from tournaments.record.rounds import latest_round
 from tournaments.results import notices as result_notices
@@ -73,6 +74,9 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
         "score": games.score if games is not None and games.played else None,
         "notices": result_notices.notices_for(me),
         "taps": taps,
+        # The game-by-game picker: the format's games, and two more for drawn games.
+        "game_numbers": range(1, best_of(event.match_format) + 3),
+        "games_needed": games_needed(event.match_format),
         # Without JavaScript a tap opens the page with ?report=2-1: the question to confirm.
         "asked": next((t for t in taps if t.text == asked), None),
         # Once the event is over, the player's place shows above their last match too.
@@ -140,6 +144,10 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
         if action == "report":
             score = results.parse_score(request.POST.get("score", ""))  # their own wins first
             match = results.report_result(match, me, score, request.user)
+        elif action == "report_games":  # game by game, in the order played
+            picks = _game_picks(request.POST, match.round.event.match_format)
+            score = results.score_of_picks(picks)
+            match = results.report_result(match, me, score, request.user, in_order=picks)
         elif action == "confirm":
             match = results.confirm_result(match, me, request.user)
         elif action == "dispute":
@@ -159,6 +167,18 @@ def _player_result_action(request: HttpRequest, match: Match, me: Registration) 
     }
     messages.success(request, notes.get(match.status) or _("Saved."))
     return True
+
+
+def _game_picks(data, match_format: str) -> list[str]:
+    """The picker's games in order ("game_1", "game_2"…), up to the first left blank and
+    the game that decided the match."""
+    picks = []
+    for number in range(1, best_of(match_format) + 3):
+        pick = data.get(f"game_{number}", "")
+        if not pick:
+            break
+        picks.append(pick)
+    return results.games_played(picks, match_format)
 
 
 @login_required

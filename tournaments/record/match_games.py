@@ -2,8 +2,11 @@
 
 This is the one module that knows how a match's games are kept. A match row stores
 ``games``, one entry per game: the winning player's id (a Registration id) or None for
-a drawn game, in the order the score lists them (the first player's wins, then the
-second's, then the draws: a score says how many, not in which order). Penalties add
+a drawn game. A game-by-game report keeps them in the order they were played
+(``in_order``, the row's ``games_in_order``); a score alone says how many, not in which
+order, and is kept in score order (the first player's wins, then the second's, then the
+draws) with the order unknown: ``game_winner`` then tells a game's winner only where
+the score itself does. Penalties add
 ``forced_games``: games a penalty gave to the opponent, ``{"game", "winner", "penalty"}``,
 which any later result must count (905.1, 903.1b, 203.1).
 
@@ -26,6 +29,25 @@ _COUNT = re.compile(r"[0-9]{1,9}")  # ASCII digits only: str.isdigit also takes 
 
 class InvalidResult(ValueError):
     """A score or game that the match or its format does not allow; the message says why."""
+
+
+class NotInResult(InvalidResult):
+    """Said to be in the result already, a game loss the stored games contradict: they say
+    the penalised player won that game."""
+
+    def __init__(self, game: int, score: Score):
+        super().__init__(
+            f"The result {score} says the penalised player won game {game}: it does not "
+            "include a Game Loss for them there."
+        )
+
+
+class UnknownGameWinner(InvalidResult):
+    """Who won a game, which the stored games cannot tell (a score alone): someone must say."""
+
+    def __init__(self, game: int):
+        super().__init__(f"The result cannot tell who won game {game}: say who won it.")
+        self.game = game
 
 
 def best_of(match_format: str) -> int:
@@ -110,6 +132,17 @@ def check_game_reached(games: MatchGames, game: int, match_format: str) -> None:
 
 
 @dataclass(frozen=True)
+class GameWinner:
+    """Who won one game, as far as the stored games tell: ``known`` False when they cannot
+    (a score alone, the order unknown); ``played`` False for a game the result does not
+    count (the game under way when time was called)."""
+
+    known: bool
+    winner: int | None = None
+    played: bool = True
+
+
+@dataclass(frozen=True)
 class ForcedGame:
     """A game a penalty decided: ``winner`` won game ``game`` because of penalty ``penalty``."""
 
@@ -126,6 +159,7 @@ class _MatchRow(Protocol):
     player_b_id: int | None
     games: list
     forced_games: list
+    games_in_order: bool
 
 
 @dataclass(frozen=True)
@@ -136,10 +170,11 @@ class MatchGames:
     player_b: int | None
     games: tuple[int | None, ...] = ()
     forced: tuple[ForcedGame, ...] = field(default=())
+    in_order: bool = False
 
     @classmethod
     def of(cls, match: _MatchRow) -> MatchGames:
-        """Read a match row (anything with the row's four attributes)."""
+        """Read a match row (anything with the row's attributes)."""
         return cls(
             match.player_a_id,
             match.player_b_id,
@@ -148,7 +183,15 @@ class MatchGames:
                 ForcedGame(f["game"], f["winner"], f.get("penalty"))
                 for f in match.forced_games or ()
             ),
+            bool(getattr(match, "games_in_order", False)),
         )
+
+    @classmethod
+    def in_play_order(
+        cls, winners: Iterable[int | None], player_a: int, player_b: int | None
+    ) -> MatchGames:
+        """Each game's winner (None for a draw) in the order played: a game-by-game report."""
+        return cls(player_a, player_b, tuple(winners), in_order=True)
 
     @classmethod
     def from_score(cls, score: Score, player_a: int, player_b: int | None) -> MatchGames:
@@ -211,29 +254,94 @@ class MatchGames:
         return self.player_b if player == self.player_a else self.player_a
 
     def with_score(self, score: Score) -> MatchGames:
-        return replace(self, games=MatchGames.from_score(score, self.player_a, self.player_b).games)
+        """The games of a score alone: in score order, the order of play unknown."""
+        games = MatchGames.from_score(score, self.player_a, self.player_b).games
+        return replace(self, games=games, in_order=False)
+
+    def with_games(self, other: MatchGames) -> MatchGames:
+        """``other``'s games (and whether their order is known), this match's forced games."""
+        return replace(self, games=other.games, in_order=other.in_order)
+
+    def in_score_order(self) -> MatchGames:
+        """The same games, kept as a score alone keeps them (the order no longer claimed)."""
+        return self.with_score(self.score)
+
+    def game_winner(self, game: int, match_format: str) -> GameWinner:
+        """Who won game ``game``, only where the stored games can tell.
+
+        In play order, every game is known. From a score alone: a game is known when one
+        player won every game; and the last game of a decided match was won by the
+        match's winner, since a match ends on the game that gives its winner the games
+        needed (in a best of three, the winner of a 2-1 won game 3). Any other game of a
+        score alone is unknown, never assumed.
+        """
+        if game > len(self.games):
+            return GameWinner(True, None, played=False)
+        if self.in_order:
+            return GameWinner(True, self.games[game - 1])
+        if len(set(self.games)) == 1:
+            return GameWinner(True, self.games[0])
+        winner = self.winner
+        decided = winner is not None and self.games.count(winner) >= games_needed(match_format)
+        if decided and game == len(self.games):
+            return GameWinner(True, winner)
+        return GameWinner(False)
 
     def forfeit(self, loser: int, match_format: str) -> MatchGames:
         """The match lost by ``loser`` (a match loss): 0-2, or 0-3 in a best of five."""
         winner = self.opponent(loser)
         return replace(self, games=(winner,) * games_needed(match_format))
 
-    def with_game_loss(self, loser: int, game: int, penalty: int | None) -> MatchGames:
+    def check_in_result(self, loser: int, game: int, match_format: str) -> None:
+        """Refuse (``NotInResult``) to take a game loss as already in this result when the
+        games say ``loser`` won that game."""
+        if game <= len(self.games):
+            known = self.game_winner(game, match_format)
+            if known.known and known.winner == loser:
+                raise NotInResult(game, self.score)
+
+    def with_game_loss(
+        self,
+        loser: int,
+        game: int,
+        penalty: int | None,
+        *,
+        match_format: str = "bo3",
+        in_result: bool = False,
+        said_winner: GameWinner | None = None,
+    ) -> MatchGames:
         """Game ``game`` goes to the opponent of ``loser``.
 
-        The game is remembered as forced, so a result reported later must count it; a
-        result already in has that game's winner changed (or the game added).
+        The game is remembered as forced, so a result reported later must count it. A
+        result already in changes only when it does not include the game loss yet
+        (``in_result`` False): that game's winner becomes the opponent, or the game is
+        added when the result stopped before it (time called). Who won the game before
+        is read from the games where they tell (``game_winner``), else it is
+        ``said_winner`` (a judge's word); without either, ``UnknownGameWinner``.
         """
         winner = self.opponent(loser)
+        forced = (*self.forced, ForcedGame(game, winner, penalty))
+        if not self.games or in_result:
+            return replace(self, forced=forced)
+        if game > len(self.games):
+            return replace(self, games=(*self.games, winner), forced=forced)
+        before = self.game_winner(game, match_format)
+        if not before.known:
+            if said_winner is None or not said_winner.known:
+                raise UnknownGameWinner(game)
+            before = said_winner
+            if before.winner not in self.games:
+                raise InvalidResult(
+                    f"The result {self.score} has no game won by that player to be game {game}."
+                )
         games = list(self.games)
-        if games:
-            if game <= len(games):
-                games[game - 1] = winner
-            else:
-                games.append(winner)
-        return replace(
-            self, games=tuple(games), forced=(*self.forced, ForcedGame(game, winner, penalty))
-        )
+        if self.in_order:
+            games[game - 1] = winner
+            return replace(self, games=tuple(games), forced=forced)
+        games.remove(before.winner)
+        games.append(winner)
+        changed = replace(self, games=tuple(games), forced=forced)
+        return replace(changed, games=changed.in_score_order().games)
 
     def without_forced_game(self, penalty: int | None) -> MatchGames:
         """The forced games other than the one ``penalty`` decided (the games are unchanged)."""

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from rules_engine.tournament import DQ, GAME_LOSS, MATCH_LOSS
 from tournaments import signals
 from tournaments.models import Event, EventLog, Match, Registration
-from tournaments.record.match_games import MatchGames
+from tournaments.record.match_games import GameWinner, InvalidResult, MatchGames, NotInResult
 from tournaments.record.standings import results_changed
 from tournaments.results.services import games_of, locked_match, log_change, result_fields
 from web.errors import ServiceError
@@ -80,6 +80,36 @@ class ResultState:
         return None if self.status == Match.Status.PENDING else self.games.score_text()
 
 
+@dataclass(frozen=True)
+class JudgeSays:
+    """What the judge answered about a Game Loss in a match that already has a result:
+    whether the players' result already includes it (None: not asked yet), and who won
+    that game when the stored result cannot tell (``winner``: a player's id, None for a
+    draw; ``known`` False: not said)."""
+
+    in_result: bool | None = None
+    winner: GameWinner | None = None
+
+
+NOT_ASKED = JudgeSays()
+
+
+def needs_in_result(state: ResultState, consequence: str) -> bool:
+    """Whether a Game Loss falls on a result already reported, so the judge must say whether
+    the players' result includes it already."""
+    return consequence == GAME_LOSS and state.status != Match.Status.PENDING and state.games.played
+
+
+def needs_game_winner(
+    state: ResultState, consequence: str, game: int, match_format: str, says: JudgeSays
+) -> bool:
+    """Whether the judge must say who won game ``game``: a Game Loss not in the result yet,
+    on a game the stored result cannot tell the winner of."""
+    if not needs_in_result(state, consequence) or says.in_result is not False:
+        return False
+    return not state.games.game_winner(game, match_format).known
+
+
 def result_after(
     state: ResultState,
     consequence: str,
@@ -87,16 +117,29 @@ def result_after(
     game: int,
     match_format: str,
     penalty: int | None = None,
+    says: JudgeSays = NOT_ASKED,
 ) -> ResultState:
     """What one consequence makes of a match's result: the one rule the services apply
     and the judge's preview reads before confirming.
 
-    A Game Loss gives game ``game`` to the opponent (remembered as forced); a Match Loss is
-    a final 0-2 (0-3 in a best of five); a Disqualification loses only a match that has no
-    result yet.
+    A Game Loss gives game ``game`` to the opponent (remembered as forced), changing a
+    result already in only if the judge said it does not include the game loss yet
+    (``says``); a Match Loss is a final 0-2 (0-3 in a best of five); a Disqualification
+    loses only a match that has no result yet. ``UnknownGameWinner`` when the judge must
+    still say who won that game.
     """
     if consequence == GAME_LOSS:
-        return replace(state, games=state.games.with_game_loss(loser, game, penalty))
+        if says.in_result and state.status != Match.Status.PENDING:
+            state.games.check_in_result(loser, game, match_format)
+        games = state.games.with_game_loss(
+            loser,
+            game,
+            penalty,
+            match_format=match_format,
+            in_result=says.in_result is not False,
+            said_winner=says.winner,
+        )
+        return replace(state, games=games)
     if consequence == MATCH_LOSS or (consequence == DQ and not state.has_result):
         return ResultState(state.games.forfeit(loser, match_format), Match.Status.FINAL)
     return state
@@ -184,22 +227,46 @@ def _later_round(match: Match) -> Leftover | None:
 
 
 @transaction.atomic
-def force_game_loss(match: Match, loser: Registration, game: int, actor, cause: Cause) -> dict:
-    """Game ``game`` goes to the opponent (905.1, 903.1b, 203.1); returns the undo record."""
+def force_game_loss(
+    match: Match,
+    loser: Registration,
+    game: int,
+    actor,
+    cause: Cause,
+    says: JudgeSays = NOT_ASKED,
+) -> dict:
+    """Game ``game`` goes to the opponent (905.1, 903.1b, 203.1); returns the undo record.
+
+    On a result already reported it changes the result only when the judge said the
+    players' result does not include it yet (``says``); refused, naming the field, when
+    the judge has not said so, or who won a game the result cannot tell.
+    """
     match, loser = _locked(match, loser)
     undo = {
         "games": list(match.games),
         "forced_games": list(match.forced_games),
         "reported_games": list(match.reported_games),
+        "games_in_order": match.games_in_order,
     }
     before = result_fields(match)
     fmt = match.round.event.match_format
-    games = result_after(ResultState.of(match), GAME_LOSS, loser.pk, game, fmt, cause.penalty).games
+    state = ResultState.of(match)
+    if needs_in_result(state, GAME_LOSS) and says.in_result is None:
+        raise ServiceError(
+            _("Say whether the players' result already includes this Game Loss."), "in_result"
+        )
+    try:
+        games = result_after(state, GAME_LOSS, loser.pk, game, fmt, cause.penalty, says).games
+    except NotInResult as exc:
+        raise ServiceError(str(exc), "in_result") from None
+    except InvalidResult as exc:
+        raise ServiceError(str(exc), "game_winner") from None
     match.games = games.stored()
+    match.games_in_order = games.in_order
     match.forced_games = games.forced_stored()
     if match.status == Match.Status.REPORTED:  # the opponent confirms the result as it now is
         match.reported_games = games.stored()
-    fields = ["forced_games", "games", "reported_games"]
+    fields = ["forced_games", "games", "reported_games", "games_in_order"]
     _save_result(match, before, actor, "game_loss", cause, fields)
     _log_event(loser, actor, "game_loss", cause, match=match, game=game)
     return undo
@@ -218,12 +285,13 @@ def undo_game_loss(
     left = []
     if undo["games"] or not match.games:
         match.games = list(undo["games"])
+        match.games_in_order = undo.get("games_in_order", False)
         if match.status == Match.Status.REPORTED and "reported_games" in undo:
             match.reported_games = list(undo["reported_games"])
     else:  # reported after the game loss, so counting it: only the players know the rest
         left.append(Leftover(Left.REPORTED_SINCE, last_round_number(match.round.event)))
     match.forced_games = games_of(match).without_forced_game(cause.penalty).forced_stored()
-    fields = ["forced_games", "games", "reported_games"]
+    fields = ["forced_games", "games", "reported_games", "games_in_order"]
     _save_result(match, before, actor, "undo_game_loss", cause, fields)
     _log_event(loser, actor, "undo_game_loss", cause, match=match)
     return left

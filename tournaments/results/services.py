@@ -28,7 +28,13 @@ from tournaments.models import (
     ResultChange,
     Round,
 )
-from tournaments.record.match_games import InvalidResult, MatchGames, Score, check_score
+from tournaments.record.match_games import (
+    InvalidResult,
+    MatchGames,
+    Score,
+    check_score,
+    games_needed,
+)
 from tournaments.record.standings import results_changed
 from web.errors import ServiceError
 from web.inputs import limited, whole_number
@@ -56,6 +62,35 @@ def validate_score(score: Score, match_format: str, top_cut: bool = False) -> No
         raise ServiceError(str(exc), "score") from None
 
 
+MY_GAME, OPPONENTS_GAME, DRAWN_GAME = "me", "opponent", "draw"
+GAME_PICKS = (MY_GAME, OPPONENTS_GAME, DRAWN_GAME)
+
+
+def games_played(picks: list[str], match_format: str) -> list[str]:
+    """A player's game-by-game report, each game's winner from their side ("me",
+    "opponent", "draw") in the order played, up to the game that decided the match.
+
+    Picks after the match was decided are dropped (the phone stops asking there); an
+    unknown pick or no game at all is refused, naming the field ("games").
+    """
+    needed = games_needed(match_format)
+    played: list[str] = []
+    for pick in picks:
+        if pick not in GAME_PICKS:
+            raise ServiceError(_("Say who won each game: you, your opponent, or a draw."), "games")
+        played.append(pick)
+        if max(played.count(MY_GAME), played.count(OPPONENTS_GAME)) >= needed:
+            break
+    if not played:
+        raise ServiceError(_("Say who won game 1."), "games")
+    return played
+
+
+def score_of_picks(picks: list[str]) -> Score:
+    """The score of a game-by-game report, from the reporting player's side (their wins first)."""
+    return Score(picks.count(MY_GAME), picks.count(OPPONENTS_GAME), picks.count(DRAWN_GAME))
+
+
 def games_of(match: Match) -> MatchGames:
     """The match's games as a value: its score, winner and forced games."""
     return MatchGames.of(match)
@@ -64,6 +99,15 @@ def games_of(match: Match) -> MatchGames:
 def check_forced_games(games: MatchGames, match: Match) -> None:
     """A result must count the games penalties decided (905.1, 903.1b, 203.1)."""
     uncounted = games.uncounted_forced_game()
+    if uncounted is None and games.in_order:  # each forced game must be where it was
+        uncounted = next(
+            (
+                f
+                for f in games.forced
+                if f.game <= len(games.games) and games.games[f.game - 1] != f.winner
+            ),
+            None,
+        )
     if uncounted is not None:
         loser = match.player_b if uncounted.winner == match.player_a_id else match.player_a
         raise ServiceError(
@@ -169,6 +213,7 @@ def result_fields(match: Match) -> dict:
         "status": match.status,
         "games": list(match.games),
         "score": games_of(match).score_text(),
+        **({"in_order": True} if match.games_in_order else {}),
     }
 
 
@@ -205,13 +250,24 @@ def log_change(
 
 
 @transaction.atomic
-def report_result(match: Match, reporter: Registration, score: Score, actor) -> Match:
+def report_result(
+    match: Match,
+    reporter: Registration,
+    score: Score,
+    actor,
+    *,
+    in_order: list[str] | None = None,
+) -> Match:
     """A player reports; the same report from the opponent confirms, a different one disputes.
 
     ``score`` is the reporter's own, their wins first, as they type it (the second
     player's "2-1" is the table's 1-2): it is turned to the table's order here, so the
     pages and the API hand over what the player typed. Every report is kept as the
     reporter's claim, the one that disputes too.
+
+    ``in_order``: the game-by-game report (``games_played``: "me", "opponent", "draw" in
+    the order played), which ``score`` must equal; the games are then kept in play order.
+    A score alone keeps them with the order unknown.
     """
     match = locked_match(match)
     _check_open(match)
@@ -222,29 +278,58 @@ def report_result(match: Match, reporter: Registration, score: Score, actor) -> 
         raise ServiceError(_("This result is already confirmed: ask a judge to change it."))
     before = result_fields(match)
     games = games_of(match).with_score(_turned(match, reporter, score))
+    if in_order is not None:
+        games = games.with_games(_played_games(match, reporter, in_order))
+        if games.score != _turned(match, reporter, score):
+            raise ServiceError(_("The games do not add up to the score."), "games")
     check_forced_games(games, match)
     if match.status == Match.Status.PENDING or match.reported_by_id == reporter.pk:
         match.status = Match.Status.REPORTED
         match.reported_by = reporter
         match.reported_games = games.stored()
-        match.games = games.stored()
+        _keep_games(match, games)
         action = "report"
     elif games.same_result(_reported(match)):
         match.status = Match.Status.CONFIRMED
-        match.games = games.stored()
+        _keep_games(match, _agreed(_reported(match), games))
         action = "confirm"
     else:
         match.status = Match.Status.DISPUTED
         action = "dispute"
-    match.save(update_fields=["status", "reported_by", "reported_games", "games"])
+    match.save(update_fields=["status", "reported_by", "reported_games", "games", "games_in_order"])
     record_claim(match, reporter, action, score)
     log_change(match, actor, action, before)
     return match
 
 
+def _played_games(match: Match, reporter: Registration, picks: list[str]) -> MatchGames:
+    """A player's game-by-game picks as the table's games, in play order."""
+    opponent = match.player_b_id if reporter.pk == match.player_a_id else match.player_a_id
+    ids = {MY_GAME: reporter.pk, OPPONENTS_GAME: opponent, DRAWN_GAME: None}
+    return MatchGames.in_play_order([ids[p] for p in picks], match.player_a_id, match.player_b_id)
+
+
+def _keep_games(match: Match, games: MatchGames) -> None:
+    match.games = games.stored()
+    match.games_in_order = games.in_order
+
+
+def _agreed(first: MatchGames, second: MatchGames) -> MatchGames:
+    """Two reports of the same score: the order of play one of them gave, unless both gave
+    one and they differ (then nobody knows it)."""
+    if first.in_order and second.in_order:
+        return first if first.games == second.games else first.in_score_order()
+    return first if first.in_order else second
+
+
 def _reported(match: Match) -> MatchGames:
-    """The games the first report gave."""
-    return MatchGames(match.player_a_id, match.player_b_id, tuple(match.reported_games))
+    """The games the first report gave (in play order if it gave them so)."""
+    return MatchGames(
+        match.player_a_id,
+        match.player_b_id,
+        tuple(match.reported_games),
+        in_order=match.games_in_order,
+    )
 
 
 @transaction.atomic
@@ -482,14 +567,16 @@ def enter_result(
     _check_version(match, seen_version)
     validate_score(score, match.round.event.match_format, match.round.kind == Round.Kind.TOP_CUT)
     games = games_of(match).with_score(score)
+    if games_of(match).in_order and games.same_result(games_of(match)):
+        games = games_of(match)  # the same result: the order the players gave still stands
     check_forced_games(games, match)
     missing_reason = reason_needed(match, games)
     if missing_reason and not reason.strip():
         raise ServiceError(missing_reason, "reason")
     closed = match.round.status == Round.Status.CLOSED
     before = result_fields(match)
-    match.games = games.stored()
+    _keep_games(match, games)
     match.status = Match.Status.FINAL
-    match.save(update_fields=["games", "status"])
+    match.save(update_fields=["games", "games_in_order", "status"])
     log_change(match, actor, _entry_action(before, closed), before, reason)
     return match

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from tournaments.record.match_games import (
     BEST_OF,
     ForcedGame,
+    GameWinner,
     InvalidResult,
     MatchGames,
     Score,
+    UnknownGameWinner,
     check_game_number,
     check_score,
     games_needed,
@@ -141,9 +143,32 @@ def test_the_same_result_in_another_order_is_the_same():
 
 
 def test_a_game_loss_gives_that_game_to_the_opponent():
-    lost = games(A, A, B).with_game_loss(A, 2, penalty=5)
+    played = MatchGames.in_play_order((A, A, B), A, B)  # the order the games were played
+    lost = played.with_game_loss(A, 2, penalty=5, in_result=False)
     assert lost.stored() == [A, B, B] and lost.winner == B
     assert lost.forced == (ForcedGame(2, B, 5),)
+
+
+def test_the_winner_of_a_2_1_won_the_deciding_game_3():
+    """Issue 30: a score alone, kept A, A, B, was read as play order (game 3 B's)."""
+    two_one = games(A, A, B)
+    assert two_one.game_winner(3, "bo3") == GameWinner(True, A)
+    assert not two_one.game_winner(1, "bo3").known and not two_one.game_winner(2, "bo3").known
+    assert games(A, A).game_winner(2, "bo3") == GameWinner(True, A)
+    assert not games(A, B).game_winner(2, "bo3").known  # 1-1: time called, nobody decided
+    lost = two_one.with_game_loss(A, 3, penalty=5, match_format="bo3", in_result=False)
+    assert lost.score == Score(1, 2) and lost.winner == B
+
+
+def test_a_game_the_score_cannot_tell_needs_someone_to_say_who_won_it():
+    with pytest.raises(UnknownGameWinner):
+        games(A, A, B).with_game_loss(A, 1, penalty=5, in_result=False)
+    said = games(A, A, B).with_game_loss(
+        A, 1, penalty=5, in_result=False, said_winner=GameWinner(True, B)
+    )
+    assert said.score == Score(2, 1)  # B won it already: the result stays
+    included = games(A, A, B).with_game_loss(A, 1, penalty=5, in_result=True)
+    assert included.score == Score(2, 1) and included.forced == (ForcedGame(1, B, 5),)
 
 
 def test_a_game_loss_past_the_games_played_adds_the_game():
