@@ -1,7 +1,8 @@
 """axe-core on the event day's pages (issue 30's list: login, event, pairings, standings,
 dashboard, the hall's two screens, judge console, judge table, My match before and after a
 report, decklist editor, print page, series, penalty form; the event form, where the
-zone, the dates and self check-in are set; and the match slips' HTML as printed): no serious or critical violation.
+zone, the dates and self check-in are set; and the match slips' HTML as printed): no
+serious or critical violation.
 
 One event, mid-way: round 1 played, round 2 started, decklists in, a penalty given. Each
 page is opened as the person who uses it (the phone's pages at 390 x 844, the hall at
