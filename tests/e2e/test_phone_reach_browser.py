@@ -82,6 +82,7 @@ def test_report_the_result_is_not_under_the_pairing_banner(phone, live_server, w
 
     heading = page.locator("#tap-report-title")
     assert "Report the result" in heading.inner_text()
+    page.get_by_text("Only the score").click()  # the score taps, under the game picker
     page.get_by_role("button", name="2-0", exact=True).click()  # asks first: the page grows
     page.locator("[data-tap-confirm]").wait_for()
     heading.evaluate("(el) => el.scrollIntoView()")
@@ -100,5 +101,9 @@ def test_notice_boxes_carry_no_bullets(phone, live_server, world):
     page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
     notice = page.locator(".result-notice").first
     notice.wait_for()
-    assert notice.evaluate("(el) => getComputedStyle(el).listStyleType") == "none"
-    assert notice.evaluate("(el) => getComputedStyle(el.parentElement).listStyleType") == "none"
+    # no list item of its own or around it carries a bullet
+    assert notice.evaluate(
+        "(el) => [el, ...(el.closest('li') ? [el.closest('li')] : [])]"
+        ".every(e => getComputedStyle(e).display !== 'list-item'"
+        " || getComputedStyle(e).listStyleType === 'none')"
+    )

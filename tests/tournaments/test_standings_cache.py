@@ -18,8 +18,9 @@ from tournaments.models import Event, Match
 from tournaments.pages.standings_table import render_standings_table
 from tournaments.record import history
 from tournaments.record.history import EventHistory
-from tournaments.record.match_games import Score
+from tournaments.record.match_games import GameWinner, Score
 from tournaments.results import services as results
+from tournaments.results.penalties import JudgeSays
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +120,12 @@ def _played(world) -> Match:
 
 def _game_loss(world):
     match = _played(world)
-    issue_penalty(match.player_a, "illegal_deck", world.judge, game=1, match=match)
+    # the judge's answers (issue 30): not in the result yet; the penalised player won game 1
+    won_game_1 = GameWinner(known=True, winner=match.player_a_id)
+    not_in_the_result = JudgeSays(in_result=False, winner=won_game_1)
+    issue_penalty(
+        match.player_a, "illegal_deck", world.judge, game=1, match=match, says=not_in_the_result
+    )
 
 
 def _match_loss(world):
