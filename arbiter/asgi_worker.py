@@ -19,6 +19,13 @@ Two things differ from uvicorn's own worker, on purpose:
   ``X-Forwarded-For`` entry, which the client writes. HTTPS is still recognised from the
   proxy's ``X-Forwarded-Proto`` by Django (``SECURE_PROXY_SSL_HEADER``).
 
+* **A stopping worker drops no request** (``DrainingH11Protocol``). gunicorn stops a worker
+  when it has served ``max_requests`` and on every rolling restart; uvicorn then closed
+  each idle kept-alive connection at once, and a request already on its way down one got
+  no answer at all. Now every answer from a stopping worker says ``Connection: close``, and
+  an idle connection stays until its keep-alive timeout: whatever reaches it is answered,
+  and the client's next request opens a connection to a worker that is staying.
+
 Also: no lifespan protocol (Django has none), no per-message compression (notices are a
 few dozen bytes, and compressing each of them for thousands of sockets costs the CPU the
 fan-out needs), and stopping workers get ``graceful_timeout`` to finish, as before.
@@ -36,6 +43,7 @@ with warnings.catch_warnings():
     # class is unchanged and this subclass is the only user.
     warnings.simplefilter("ignore", DeprecationWarning)
     from uvicorn.workers import UvicornWorker
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 # Largest frame a client may send; clients send at most a {"type": "ping"}.
 WS_MAX_BYTES = 64 * 1024
@@ -58,12 +66,36 @@ class BoundedHTTP:
             await self.app(scope, receive, send)
 
 
+CLOSE = (b"connection", b"close")
+
+
+class DrainingH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, drained rather than cut when the worker stops."""
+
+    def shutdown(self) -> None:
+        """Called on each open connection when the worker starts to stop."""
+        closing = self.server_state.default_headers
+        if CLOSE not in closing:
+            closing.append(CLOSE)  # every answer from here on closes its connection
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            cycle.keep_alive = False
+            if not cycle.response_started and CLOSE not in cycle.default_headers:
+                cycle.default_headers = [*cycle.default_headers, CLOSE]
+            return
+        if self.timeout_keep_alive_task is None and not self.transport.is_closing():
+            # a connection that has sent nothing yet: it gets the keep-alive time too
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
+
+
 class ArbiterWorker(UvicornWorker):
     """uvicorn under gunicorn with the settings above (see the module docstring)."""
 
     CONFIG_KWARGS = {
         "loop": "auto",
-        "http": "auto",
+        "http": DrainingH11Protocol,
         "ws": "auto",
         "lifespan": "off",
         "proxy_headers": False,

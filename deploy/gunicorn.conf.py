@@ -64,7 +64,10 @@ keepalive = _env_int("GUNICORN_KEEPALIVE", 5)
 
 # Recycle each worker after about this many HTTP requests, jittered so they do not all
 # restart at once: it bounds any slow memory growth. 0 turns recycling off. WebSockets do
-# not count; a recycled worker's sockets close with 1012 and their pages reconnect.
+# not count; a recycled worker's sockets close with 1012 and their pages reconnect. A
+# recycled (or HUP-replaced) worker drops no request: it answers what reaches it with
+# Connection: close and lets idle kept-alive connections go at their keepalive timeout
+# (arbiter/asgi_worker.py), so it takes up to `keepalive` seconds to go.
 max_requests = _env_int("GUNICORN_MAX_REQUESTS", 1000)
 max_requests_jitter = _env_int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 
