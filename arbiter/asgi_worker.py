@@ -67,6 +67,13 @@ class BoundedHTTP:
 
 
 CLOSE = (b"connection", b"close")
+_quick = False  # gunicorn asked for its quick shutdown: idle connections are not waited for
+
+
+def _stop_quickly() -> None:
+    global _quick
+    _quick = True
+    signal.raise_signal(signal.SIGTERM)
 
 
 class DrainingH11Protocol(H11Protocol):
@@ -74,6 +81,8 @@ class DrainingH11Protocol(H11Protocol):
 
     def shutdown(self) -> None:
         """Called on each open connection when the worker starts to stop."""
+        if _quick:
+            return super().shutdown()
         closing = self.server_state.default_headers
         if CLOSE not in closing:
             closing.append(CLOSE)  # every answer from here on closes its connection
@@ -113,7 +122,7 @@ class ArbiterWorker(UvicornWorker):
         alive, which its server never reads: the worker kept serving until gunicorn killed
         it, or forever once gunicorn itself had been killed."""
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGQUIT, signal.raise_signal, signal.SIGTERM)
+        loop.add_signal_handler(signal.SIGQUIT, _stop_quickly)
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
