@@ -13,21 +13,10 @@ import ast
 import re
 from pathlib import Path
 
+from tools.i18n_audit import GETTEXT  # the gettext family, as the audit knows it
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_DIRS = {".venv", "node_modules", "tests", "migrations", "vendor", "benchmarks", "tools"}
-GETTEXT = {
-    "_",
-    "_lazy",
-    "gettext",
-    "gettext_lazy",
-    "gettext_noop",
-    "ngettext",
-    "ngettext_lazy",
-    "pgettext",
-    "pgettext_lazy",
-    "npgettext",
-    "npgettext_lazy",
-}
 PLURAL = re.compile(r"[^\W\d_]\(s\)")  # "player(s)", "table(s)", not "show(s)" in code
 JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
 
