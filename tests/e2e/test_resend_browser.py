@@ -127,3 +127,22 @@ def test_the_dashboards_next_step_whose_answer_was_lost_is_taken_once(
     assert len(posts.bodies) == 2 and posts.bodies[0] == posts.bodies[1]
     assert Round.objects.filter(event=event).count() == 1
     assert EventLog.objects.filter(event=event, action="pair").count() == 1
+
+
+def test_a_form_without_its_token_is_left_to_the_browser(phone, live_server, world):
+    """Without the one-time token a second send could write twice: the browser posts it, once."""
+    table = world.table(1)
+    page = phone(table.player_a.user.username)
+    page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
+    page.evaluate("document.querySelector('[data-game-report] input[name=once]').remove()")
+    posts = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request.is_navigation_request()) if request.method == "POST" else None
+        ),
+    )
+    with page.expect_navigation():
+        report_two_nil(page)
+    assert posts == [True]  # the browser's own post (a navigation), not the script's fetch
+    assert Match.objects.get(pk=table.pk).status == Match.Status.REPORTED
