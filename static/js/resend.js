@@ -7,11 +7,12 @@
 
    * The body is what the browser would send (the pressed button's name and value too,
      URL-encoded, the CSRF and one-time tokens included), by fetch with this site's cookies.
-   * No answer (the connection fails or drops, nothing within ANSWER_WITHIN_MS, or the
-     proxy's 502, 503 or 504): the SAME body is sent again after 1, 2 and 4 s, four
-     attempts in all, and a polite status says so ("No answer from the server — sending
-     again (attempt 2 of 4)…"). The server answers a token it has already answered with its
-     first answer and writes nothing, so a report that did arrive is never counted twice.
+   * No answer (the connection fails or drops, nothing within 15 s, or the proxy's 502,
+     503 or 504): the SAME body is sent again after 1, 2 and 4 s, four attempts in all, none
+     started later than 15 s after the press, and a polite status says so ("No answer from
+     the server — sending again (attempt 2 of 4)…"). The server answers a token it has
+     already answered with its first answer and writes nothing, so a report that did
+     arrive is never counted twice.
    * An answer is shown as the browser would: a redirect is followed (the flash messages
      the fetch already read, "Result reported…", are carried over in sessionStorage and
      shown on arrival); any other page (a refusal, an error page) replaces this one.
@@ -32,7 +33,8 @@
   var TOKEN_FIELD = "once";
   var WAITS_MS = [1000, 2000, 4000]; // before attempts 2, 3 and 4
   var ATTEMPTS = WAITS_MS.length + 1;
-  var ANSWER_WITHIN_MS = 20000; // an attempt still unanswered then counts as no answer
+  var ANSWER_WITHIN_MS = 15000; // an attempt still unanswered then counts as no answer
+  var RETRY_WITHIN_MS = 15000; // no attempt starts later than this after the press
   var NO_ANSWER_STATUS = [502, 503, 504]; // the proxy's: the site never answered
   var CARRIED = "arbiter-resend-said"; // sessionStorage: the messages a followed redirect showed
   var jobs = typeof WeakMap === "function" ? new WeakMap() : null; // form: its latest send
@@ -98,7 +100,8 @@
   function run(job, number) {
     return attempt(job).then(function (answer) {
       if (answer) return showAnswer(answer);
-      if (number >= ATTEMPTS) return giveUp(job);
+      var next = Date.now() + WAITS_MS[number - 1] - job.started;
+      if (number >= ATTEMPTS || next > RETRY_WITHIN_MS) return giveUp(job);
       say(job, interpolate(
         gettext("No answer from the server — sending again (attempt %(attempt)s of %(attempts)s)…"),
         { attempt: number + 1, attempts: ATTEMPTS }, true));
@@ -110,6 +113,7 @@
     setBusy(job, true);
     job.failed.hidden = true;
     job.again.disabled = true;
+    job.started = Date.now();
     return run(job, 1);
   }
 
@@ -178,7 +182,7 @@
     failed.setAttribute("role", "alert");
     failed.hidden = true;
     var text = document.createElement("p");
-    text.textContent = gettext("No answer from the server: this may not have been received. Sending it again is safe: it is never counted twice.");
+    text.textContent = gettext("No answer from the server: what you sent may not have been received. Sending it again is safe: it is never counted twice.");
     var again = document.createElement("button");
     again.type = "button";
     again.textContent = gettext("Send it again");

@@ -21,12 +21,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 class Posts:
-    """Cuts the answers to the POSTs sent to a path: ``applied`` of them reach the server
-    (its answer is read and thrown away), ``dropped`` never leave; the rest go through.
-    Every body sent is kept, in order, in ``bodies``."""
+    """What becomes of the POSTs sent to a path, one fate each in order: "applied" (the
+    server applies it and answers, the answer is lost on the way), "dropped" (it never
+    leaves), a status such as 502 (the proxy answers, the server never sees it); the POSTs
+    after those go through. Every body sent is kept, in order, in ``bodies``."""
 
-    def __init__(self, page, path: str, applied: int = 0, dropped: int = 0) -> None:
-        self.path, self.applied, self.dropped = path, applied, dropped
+    def __init__(self, page, path: str, *fates: str | int) -> None:
+        self.path, self.fates = path, list(fates)
         self.bodies: list[str] = []
         page.route(lambda url: url.split("?")[0].endswith(self.path), self.handle)
 
@@ -36,13 +37,14 @@ class Posts:
             route.continue_()
             return
         self.bodies.append(request.post_data or "")
-        if self.applied:
-            self.applied -= 1
-            route.fetch(max_redirects=0)  # the server applies it and answers…
-            route.abort("connectionreset")  # …and the answer is lost on the way
-        elif self.dropped:
-            self.dropped -= 1
-            route.abort("connectionreset")  # never reaches the server
+        fate = self.fates.pop(0) if self.fates else None
+        if fate == "applied":
+            route.fetch(max_redirects=0)
+            route.abort("connectionreset")
+        elif fate == "dropped":
+            route.abort("connectionreset")
+        elif isinstance(fate, int):
+            route.fulfill(status=fate, content_type="text/html", body="<h1>Bad gateway</h1>")
         else:
             route.continue_()
 
@@ -65,7 +67,7 @@ def test_a_report_whose_answer_was_lost_is_sent_again_and_counted_once(phone, li
     url = f"{live_server.url}/events/{world.event.pk}/my-match/"
     page = phone(table.player_a.user.username)
     page.goto(url)
-    posts = Posts(page, f"/events/{world.event.pk}/my-match/", applied=1)
+    posts = Posts(page, f"/events/{world.event.pk}/my-match/", "applied")
 
     report_two_nil(page)
     page.get_by_text("Result reported: your opponent confirms it on their page.").wait_for(
@@ -84,10 +86,11 @@ def test_a_report_whose_answer_was_lost_is_sent_again_and_counted_once(phone, li
 def test_no_answer_at_all_says_so_and_its_button_sends_the_same_report_once(
     phone, live_server, world
 ):
+    """The connection refused, then the proxy's 502, 503 and 504: the server saw nothing."""
     table = world.table(1)
     page = phone(table.player_a.user.username)
     page.goto(f"{live_server.url}/events/{world.event.pk}/my-match/")
-    posts = Posts(page, f"/events/{world.event.pk}/my-match/", dropped=4)
+    posts = Posts(page, f"/events/{world.event.pk}/my-match/", "dropped", 502, 503, 504)
 
     report_two_nil(page)
     assert page.get_by_role("button", name="Report these games").is_disabled()  # no second tap
@@ -96,7 +99,7 @@ def test_no_answer_at_all_says_so_and_its_button_sends_the_same_report_once(
     )
     alert = page.get_by_role("alert")
     alert.wait_for(timeout=10000)
-    assert "this may not have been received" in alert.inner_text()
+    assert "what you sent may not have been received" in alert.inner_text()
     assert "never counted twice" in alert.inner_text()
     assert len(posts.bodies) == 4 and len(set(posts.bodies)) == 1
     assert Match.objects.get(pk=table.pk).status == Match.Status.PENDING
@@ -118,7 +121,7 @@ def test_the_dashboards_next_step_whose_answer_was_lost_is_taken_once(
     event = make_world(8, name="Resend Cup", judge=None, paired=False).event
     log_in("olive", PASSWORD)
     page.goto(f"{live_server.url}/events/{event.pk}/manage/")
-    posts = Posts(page, f"/events/{event.pk}/next/", applied=1)
+    posts = Posts(page, f"/events/{event.pk}/next/", "applied")
 
     page.locator("#next-step").click()
     page.get_by_text("Done: Pair round 1.").wait_for(timeout=10000)
