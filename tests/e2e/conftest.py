@@ -80,6 +80,14 @@ def log_in(page, live_server):
 PHONE = {"width": 390, "height": 844}
 
 
+def press_and_wait(page, control) -> None:
+    """Press a form's button and wait for the page its answer leads to. A form marked
+    ``data-resend`` is sent by fetch (static/js/resend.js), and the page moves on once the
+    answer is in, not at the press: the wait Playwright makes after a click misses it."""
+    with page.expect_navigation():
+        control.click()
+
+
 @pytest.fixture
 def phone(browser, live_server):
     """``phone(username)``: a browser of its own at a phone's size (390 x 844), logged in."""

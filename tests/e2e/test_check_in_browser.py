@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.conftest import PASSWORD
-from tests.e2e.conftest import log_page_in
+from tests.e2e.conftest import log_page_in, press_and_wait
 from tournaments.event import services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -61,13 +61,11 @@ def test_self_check_in_on_a_phone_and_round_one_asks_first(
     page.goto(f"{site}/events/{event.pk}/manage/")
     listed = page.locator("#not-checked-in").inner_text()
     assert "Juno Away" in listed and "Kai Nowhere" in listed and "Ines Late" not in listed
-    page.get_by_role("button", name="Pair round 1").click()
-    page.wait_for_load_state()
+    press_and_wait(page, page.get_by_role("button", name="Pair round 1"))
     assert "2 registered players are not checked in (Juno Away, Kai Nowhere)" in page.content()
     assert not event.rounds.exists()
     page.check("#confirm-not-checked-in")
-    page.get_by_role("button", name="Pair round 1").click()
-    page.wait_for_load_state()
+    press_and_wait(page, page.get_by_role("button", name="Pair round 1"))
     assert event.rounds.count() == 1
 
     juno = phone("juno")

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, press_and_wait
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -31,15 +31,13 @@ def test_a_dispute_is_settled_where_the_judge_stands(phone, live_server, table):
     first.goto(my_match)
     first.get_by_text("Only the score").click()  # the typed form, under the game-by-game picker
     first.fill("input[name=score]", "2-1")
-    first.get_by_role("button", name="Report result").click()
-    first.wait_for_url(my_match)
+    press_and_wait(first, first.get_by_role("button", name="Report result"))
 
     second = phone(bob.user.username)
     second.goto(my_match)
     second.fill(".dispute-form input[name=score]", "2-1")
     second.fill(".dispute-form textarea[name=reason]", "I won game 3 on time")
-    second.get_by_role("button", name="No, call a judge").click()
-    second.wait_for_url(my_match)
+    press_and_wait(second, second.get_by_role("button", name="No, call a judge"))
     assert "A judge has been called to table 1" in second.inner_text("main")
 
     judge = phone("jude")

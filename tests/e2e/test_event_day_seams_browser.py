@@ -18,7 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD, play_out
-from tests.e2e.conftest import PHONE, log_page_in, preview_of_game
+from tests.e2e.conftest import PHONE, log_page_in, press_and_wait, preview_of_game
 from tests.e2e.test_hall_browser import SCREEN
 from tests.e2e.test_hall_fit_browser import problems
 from tests.waiting import wait_until
@@ -118,8 +118,7 @@ def test_the_walks_event_where_its_features_meet(browse, asgi_server, walk_event
     organiser.goto(f"{base}/manage/")
     listed = organiser.locator("#not-checked-in").inner_text()
     assert all(name in listed for name in ON_THE_SITE_ONLY.values())
-    organiser.get_by_role("button", name="Pair round 1").click()
-    organiser.wait_for_load_state()
+    press_and_wait(organiser, organiser.get_by_role("button", name="Pair round 1"))
     assert "3 registered players are not checked in (" in organiser.content()
     assert not event.rounds.exists()
 
@@ -130,15 +129,13 @@ def test_the_walks_event_where_its_features_meet(browse, asgi_server, walk_event
     assert "You are checked in for round 1." in ines.locator("#check-in-state").inner_text()
 
     organiser.goto(f"{base}/manage/")
-    organiser.get_by_role("button", name="Pair round 1").click()
-    organiser.wait_for_load_state()
+    press_and_wait(organiser, organiser.get_by_role("button", name="Pair round 1"))
     assert "2 registered players are not checked in (Juno Away, Kai Nowhere)" in (
         organiser.content()
     )
     assert not event.rounds.exists()
     organiser.check("#confirm-not-checked-in")
-    organiser.get_by_role("button", name="Pair round 1").click()
-    organiser.wait_for_load_state()
+    press_and_wait(organiser, organiser.get_by_role("button", name="Pair round 1"))
     first = event.rounds.get(number=1)
     assert first.matches.count() == 5  # ten players: the nine entered and Ines
     rounds.start_round(first, world.organiser)

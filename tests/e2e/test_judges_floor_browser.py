@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from tests.e2e.conftest import PHONE, preview_of_game
+from tests.e2e.conftest import PHONE, press_and_wait, preview_of_game
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
 
@@ -57,16 +57,14 @@ def test_a_judge_settles_a_dispute_and_a_penalty_changes_a_result_in_the_open(
     reporter.goto(f"{base}/my-match/")
     reporter.get_by_text("Only the score").click()  # the typed form, under the game-by-game picker
     reporter.fill("input[name=score]", "2-1")
-    reporter.get_by_role("button", name="Report result").click()
-    reporter.wait_for_url(f"{base}/my-match/")
+    press_and_wait(reporter, reporter.get_by_role("button", name="Report result"))
 
     opponent = phone(second.user.username)
     opponent.goto(f"{base}/my-match/")
     assert f"{first.display_name} reported" in opponent.inner_text("main")
     opponent.fill(".dispute-form input[name=score]", "2-1")
     opponent.fill(".dispute-form textarea[name=reason]", "I won game 3 before time")
-    opponent.get_by_role("button", name="No, call a judge").click()
-    opponent.wait_for_url(f"{base}/my-match/")
+    press_and_wait(opponent, opponent.get_by_role("button", name="No, call a judge"))
     assert f"A judge has been called to table {disputed.table}" in opponent.inner_text("main")
 
     judge = phone("jude")

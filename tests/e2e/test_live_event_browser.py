@@ -6,7 +6,7 @@ the player taps 2-1, and the opponent's open page shows it for confirmation."""
 import pytest
 
 from tests.conftest import play_out
-from tests.e2e.conftest import PHONE, log_page_in
+from tests.e2e.conftest import PHONE, log_page_in, press_and_wait
 from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.e2e
@@ -52,7 +52,7 @@ def test_a_pairing_and_a_tapped_report_reach_the_room_without_a_reload(
     mine = open_page(f"/events/{event}/my-match/", ada.user.username)
     hall = open_page(f"/events/{event}/hall/", viewport=HALL)
     organiser = open_page(f"/events/{event}/manage/", world.organiser.username, viewport=HALL)
-    organiser.get_by_role("button", name="Pair round 2").click()
+    press_and_wait(organiser, organiser.get_by_role("button", name="Pair round 2"))
 
     second = world.event.rounds.get(number=2)
     match = next(m for m in second.matches.all() if ada in m.players())

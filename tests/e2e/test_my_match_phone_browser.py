@@ -11,7 +11,7 @@ import pytest
 from push.management.commands.push_keys import new_keys
 from push.models import PushSubscription
 from tests.conftest import play_out
-from tests.e2e.conftest import PHONE, log_page_in, wait_for_true
+from tests.e2e.conftest import PHONE, log_page_in, press_and_wait, wait_for_true
 from tests.push.pushservice import Browser
 from tournaments.models import Match
 from tournaments.rounds import services as rounds
@@ -100,8 +100,7 @@ def test_a_tapped_score_asks_first_and_the_opponent_sees_it_live(phone, live_ser
     me.get_by_role("button", name="Cancel").click()
     assert not question.is_visible()
     me.get_by_role("button", name="2-1", exact=True).click()
-    me.get_by_role("button", name="Confirm").click()
-    me.wait_for_url(url)
+    press_and_wait(me, me.get_by_role("button", name="Confirm"))
     assert "Result reported: your opponent confirms it on their page." in me.inner_text("main")
     reported = Match.objects.get(pk=table.pk)
     assert reported.status == Match.Status.REPORTED and reported.reported_by_id == a.pk
@@ -114,8 +113,7 @@ def test_a_tapped_score_asks_first_and_the_opponent_sees_it_live(phone, live_ser
     assert opponent.evaluate("window.__sameDocument === true")  # no reload
     assert fits_the_phone(opponent)
     shot(opponent, "my-match-opponent-confirms.png")
-    opponent.get_by_role("button", name="Yes, confirm").click()
-    opponent.wait_for_url(url)
+    press_and_wait(opponent, opponent.get_by_role("button", name="Yes, confirm"))
     assert Match.objects.get(pk=table.pk).status == Match.Status.CONFIRMED
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import press_and_wait
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -16,8 +17,7 @@ def eight_player_event(make_world):
 def click_next_step(page, label: str) -> None:
     button = page.locator("#next-step")
     assert button.inner_text() == label
-    button.click()
-    page.wait_for_load_state()
+    press_and_wait(page, button)
 
 
 def test_organiser_runs_three_rounds_and_reads_the_standings(

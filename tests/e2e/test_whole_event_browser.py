@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from arbiter.worlds import demo_decklist
 from decks.cardpool import load_demo_pools
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import press_and_wait
 from tournaments.models import Event, Round
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -48,8 +49,7 @@ def register_and_submit(page, site: str, event: Event, decklist: str | None) -> 
 def click_next_step(page, label: str) -> None:
     button = page.locator("#next-step")
     assert button.inner_text() == label
-    button.click()
-    page.wait_for_load_state()
+    press_and_wait(page, button)
 
 
 def enter_every_result(page) -> int:
@@ -81,14 +81,12 @@ def test_an_eight_player_event_from_registration_to_the_winner(
 
     log_in("olive", PASSWORD)
     page.goto(f"{site}/events/{event.pk}/manage/")
-    page.get_by_role("button", name="Check in everyone").click()
-    page.wait_for_load_state()
+    press_and_wait(page, page.get_by_role("button", name="Check in everyone"))
     warning = page.locator("#decklists-missing-warning").inner_text()
     assert warning.startswith("1 of 8 players has no legal submitted decklist")
     missing = page.locator("#decklists-missing tbody tr")
     assert missing.count() == 1 and "Hal" in missing.inner_text()
-    missing.get_by_role("button", name="drop").click()
-    page.wait_for_load_state()
+    press_and_wait(page, missing.get_by_role("button", name="drop"))
     assert page.locator("#decklists-missing-warning").count() == 0
 
     for number in (1, 2, 3):

@@ -19,6 +19,7 @@ from tournaments.event.roles import (
 )
 from tournaments.models import EntryOffer, Event, EventRole
 from tournaments.pages.forms import EventForm, GrantRoleForm
+from tournaments.pages.parts import back_to_dashboard_once
 from web.errors import ServiceError
 from web.forms import show_refusal
 
@@ -52,36 +53,42 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_role_required(ORGANISER)
 def grant_role(request: HttpRequest, event: Event) -> HttpResponse:
-    form = GrantRoleForm(request.POST)
-    if form.is_valid():
+    def act() -> bool:
+        form = GrantRoleForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give a username and a role."))
+            return False
         try:
             grant = services.grant_role(
                 event, form.cleaned_data["username"], form.cleaned_data["role"]
             )
         except ServiceError as exc:
             messages.error(request, str(exc))
-        else:
-            # The English has always read "a organiser".
-            now = {
-                EventRole.Role.ORGANISER: _("%(username)s is now a organiser."),
-                EventRole.Role.JUDGE: _("%(username)s is now a judge."),
-            }
-            messages.success(request, now[grant.role] % {"username": grant.user.username})
-    else:
-        messages.error(request, _("Give a username and a role."))
-    return redirect("tournaments:manage", event.pk)
+            return False
+        # The English has always read "a organiser".
+        now = {
+            EventRole.Role.ORGANISER: _("%(username)s is now a organiser."),
+            EventRole.Role.JUDGE: _("%(username)s is now a judge."),
+        }
+        messages.success(request, now[grant.role] % {"username": grant.user.username})
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def revoke_role(request: HttpRequest, event: Event, grant_id: int) -> HttpResponse:
-    try:
-        services.revoke_role(event, grant_id)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+    def act() -> bool:
+        try:
+            services.revoke_role(event, grant_id)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(request, _("Role removed."))
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
@@ -91,14 +98,18 @@ def withdraw_offer(request: HttpRequest, event: Event, offer_id: int) -> HttpRes
     offer = get_object_or_404(
         EntryOffer.objects.select_related("registration"), pk=offer_id, registration__event=event
     )
-    try:
-        entry_offers.withdraw_offer(offer, request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+
+    def act() -> bool:
+        try:
+            entry_offers.withdraw_offer(offer, request.user)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(
             request,
             _("The offer of %(player)s's entry is withdrawn.")
             % {"player": offer.registration.display_name},
         )
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -24,7 +24,7 @@ from tournaments.event.roles import (
 )
 from tournaments.models import Event, Registration, Round
 from tournaments.pages import dashboard_lists
-from tournaments.pages.parts import page_part, round_matches
+from tournaments.pages.parts import back_to_dashboard_once, page_part, round_matches
 from tournaments.record import player_names
 from tournaments.record.rounds import latest_round, swiss_round_count
 from tournaments.rounds import decklist_gate
@@ -156,24 +156,29 @@ def _decklist_context(event: Event, current: Round | None) -> dict:
 @require_POST
 @event_role_required(ORGANISER)
 def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
-    """E-mail the players without a legal list (the ones ticked, or all of them)."""
-    missing = decklist_gate.missing_decklists(event)
-    chosen = {n for n in map(whole_number, request.POST.getlist("players")) if n}
-    players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
-    sent, unreachable = decklist_gate.remind(event, players, request.user)
-    if sent:
-        messages.success(
-            request, _("Reminder e-mailed to %(players)s.") % {"players": ", ".join(sent)}
-        )
-    if unreachable:
-        messages.warning(
-            request,
-            _("No e-mail address for %(players)s: tell them in person.")
-            % {"players": ", ".join(unreachable)},
-        )
-    if not sent and not unreachable:
-        messages.info(request, _("Everyone has a legal submitted decklist: nobody to remind."))
-    return redirect("tournaments:manage", event.pk)
+    """E-mail the players without a legal list (the ones ticked, or all of them); once per
+    form, so a resent form e-mails nobody twice."""
+
+    def act() -> bool:
+        missing = decklist_gate.missing_decklists(event)
+        chosen = {n for n in map(whole_number, request.POST.getlist("players")) if n}
+        players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
+        sent, unreachable = decklist_gate.remind(event, players, request.user)
+        if sent:
+            messages.success(
+                request, _("Reminder e-mailed to %(players)s.") % {"players": ", ".join(sent)}
+            )
+        if unreachable:
+            messages.warning(
+                request,
+                _("No e-mail address for %(players)s: tell them in person.")
+                % {"players": ", ".join(unreachable)},
+            )
+        if not sent and not unreachable:
+            messages.info(request, _("Everyone has a legal submitted decklist: nobody to remind."))
+        return bool(sent)
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
@@ -184,13 +189,18 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
     Only the page's own question is asked here (is the button pressed still the step
     offered? a stale page could otherwise finish an event mid-Swiss); whether the step
     can be taken (a draft, too few players, a round not closed) is the service's to
-    refuse, with the same words the API gives.
+    refuse, with the same words the API gives. Sent again with its one-time token (an
+    answer lost on the way), the step is not taken twice: the first answer is given again.
     """
+    return back_to_dashboard_once(request, event, lambda: _take_next_step(request, event))
+
+
+def _take_next_step(request: HttpRequest, event: Event) -> bool:
     action = request.POST.get("action", "")
     step = rounds.next_step(event)
     if step is None or action != step[0] or action not in STEP_ACTIONS:
         messages.error(request, _("That step is not the next one any more: the page was stale."))
-        return redirect("tournaments:manage", event.pk)
+        return False
     try:
         if action == "pair":
             # The players the organiser saw listed as missing a decklist, and confirmed.
@@ -209,110 +219,137 @@ def next_step(request: HttpRequest, event: Event) -> HttpResponse:
             STEP_ACTIONS[action](event, request.user)
     except ServiceError as exc:
         messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Done: %(step)s.") % {"step": step[1]})
-    return redirect("tournaments:manage", event.pk)
+        return False
+    messages.success(request, _("Done: %(step)s.") % {"step": step[1]})
+    return True
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round_ = get_object_or_404(Round, event=event, number=number)
-    try:
-        rounds.repair_round(round_, request.user, request.POST.get("reason", ""))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+
+    def act() -> bool:
+        try:
+            rounds.repair_round(round_, request.user, request.POST.get("reason", ""))
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(
             request,
             _("Round %(round)s paired again; the old pairing is logged.") % {"round": number},
         )
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round_ = get_object_or_404(Round, event=event, number=number)
-    try:
-        first = event.registrations.get(pk=whole_number(request.POST.get("first")) or 0)
-        second = event.registrations.get(pk=whole_number(request.POST.get("second")) or 0)
-        rounds.swap_players(round_, first, second, request.user, request.POST.get("reason", ""))
-    except Registration.DoesNotExist:
-        messages.error(request, _("Choose the two players to swap."))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+
+    def act() -> bool:
+        reason = request.POST.get("reason", "")
+        try:
+            first = event.registrations.get(pk=whole_number(request.POST.get("first")) or 0)
+            second = event.registrations.get(pk=whole_number(request.POST.get("second")) or 0)
+            rounds.swap_players(round_, first, second, request.user, reason)
+        except Registration.DoesNotExist:
+            messages.error(request, _("Choose the two players to swap."))
+            return False
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(
             request,
             _("Swapped %(first)s and %(second)s.")
             % {"first": first.display_name, "second": second.display_name},
         )
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def check_in(request: HttpRequest, event: Event) -> HttpResponse:
-    if request.POST.get("all"):
-        changed = services.check_in_everyone(event, request.user)
-    else:
-        ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
-        changed = services.check_in(event, ids, request.user)
-    if changed:
+    def act() -> bool:
+        if request.POST.get("all"):
+            changed = services.check_in_everyone(event, request.user)
+        else:
+            ids = [n for n in map(whole_number, request.POST.getlist("players")) if n is not None]
+            changed = services.check_in(event, ids, request.user)
+        if not changed:
+            messages.info(request, _("Nobody to check in: every registered player is checked in."))
+            return False
         checked = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
         messages.success(request, checked % {"count": changed})
-    else:
-        messages.info(request, _("Nobody to check in: every registered player is checked in."))
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
-    try:
-        services.drop_player(event, registration, request.user, request.POST.get("reason", ""))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+
+    def act() -> bool:
+        reason = request.POST.get("reason", "")
+        try:
+            services.drop_player(event, registration, request.user, reason)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(
             request,
             _("%(player)s is dropped from the next round.") % {"player": registration.display_name},
         )
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def late_entry(request: HttpRequest, event: Event) -> HttpResponse:
-    username = request.POST.get("username", "")
-    name = request.POST.get("name", "").strip()
-    try:
-        registration = services.add_late_entry(event, request.user, username=username, name=name)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, services.entry_added_text(registration))
-    return redirect("tournaments:manage", event.pk)
+    """Add an entry; a form sent again with its one-time token adds nobody twice."""
+
+    def act() -> bool:
+        username = request.POST.get("username", "")
+        name = request.POST.get("name", "").strip()
+        try:
+            added = services.add_late_entry(event, request.user, username=username, name=name)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
+        messages.success(request, services.entry_added_text(added))
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 @require_POST
 @event_role_required(ORGANISER)
 def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
-    fields = Reader(request.POST)
-    table = fields.integer("table", required=False, message=services.table_pin_rule())
-    try:
-        fields.check()
-        services.pin_table(event, registration, table, request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
+
+    def act() -> bool:
+        fields = Reader(request.POST)
+        table = fields.integer("table", required=False, message=services.table_pin_rule())
+        try:
+            fields.check()
+            services.pin_table(event, registration, table, request.user)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
         messages.success(
             request, _("%(player)s: table pin saved.") % {"player": registration.display_name}
         )
-    return redirect("tournaments:manage", event.pk)
+        return True
+
+    return back_to_dashboard_once(request, event, act)
 
 
 DASHBOARD_PARTS = {

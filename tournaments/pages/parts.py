@@ -1,11 +1,16 @@
 """What several of the event's pages share: the fragment an htmx request asks for, a
-round's tables as pages list them, events with their player counts."""
+round's tables as pages list them, events with their player counts, a dashboard form
+answered once."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest
+from collections.abc import Callable
 
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+
+from tournaments import once
 from tournaments.models import Event, Match, Registration, Round
 
 
@@ -33,3 +38,21 @@ SEATED = Q(registrations__status=Registration.Status.REGISTERED)
 def with_counts(events: QuerySet[Event]) -> QuerySet[Event]:
     """The events with how many players are seated in each (``players``)."""
     return events.annotate(players=Count("registrations", filter=SEATED))
+
+
+def back_to_dashboard_once(
+    request: HttpRequest, event: Event, act: Callable[[], bool]
+) -> HttpResponse:
+    """Do a dashboard form's ``act`` (which says whether it wrote) and go back to the
+    dashboard. A form sent again with its one-time token (the browser's resend after an
+    answer that never arrived, static/js/resend.js) gets the first answer, messages
+    included, and writes nothing."""
+
+    def back() -> HttpResponse:
+        return redirect("tournaments:manage", event.pk)
+
+    def perform() -> tuple[HttpResponse, bool]:
+        wrote = act()
+        return back(), wrote
+
+    return once.form_once(request, perform, back)
