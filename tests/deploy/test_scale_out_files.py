@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.deploy.test_deploy_files import DEPLOY, ENV_EXAMPLE, compose_command
-from tests.integration.balancer import HAProxy, _program
+from tests.integration.balancer import HAProxy, program
 
 PGBOUNCER = DEPLOY / "pgbouncer"
 OVERRIDE = DEPLOY / "docker-compose.pgbouncer.yml"
@@ -139,13 +139,13 @@ def test_the_balancer_sets_forwarded_headers_checks_health_and_retries_elsewhere
     assert limit >= 100_000  # two descriptors per connection, a socket per phone
 
 
-@pytest.mark.skipif(not _program("haproxy"), reason="haproxy not installed")
+@pytest.mark.skipif(not program("haproxy"), reason="haproxy not installed")
 def test_haproxy_accepts_the_shipped_config(tmp_path):
     """HAProxy's own parser, with only addresses and the certificate's path changed."""
     text = HAProxy(tmp_path, {"web1": 8001, "web2": 8002}).config()
     (tmp_path / "haproxy.cfg").write_text(text)
     result = subprocess.run(
-        [_program("haproxy") or "haproxy", "-c", "-f", str(tmp_path / "haproxy.cfg")],
+        [program("haproxy") or "haproxy", "-c", "-f", str(tmp_path / "haproxy.cfg")],
         capture_output=True,
         text=True,
         timeout=30,

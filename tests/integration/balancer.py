@@ -35,13 +35,14 @@ UNPRIVILEGED = "nobody"
 
 def missing_programs() -> str | None:
     """Why the balanced topology cannot start here, or None when it can."""
-    lacking = [name for name in ("pgbouncer", "haproxy") if _program(name) is None]
+    lacking = [name for name in ("pgbouncer", "haproxy") if program(name) is None]
     if lacking:
         return f"{' and '.join(lacking)} not installed: apt-get install -y pgbouncer haproxy"
     return None
 
 
-def _program(name: str) -> str | None:
+def program(name: str) -> str | None:
+    """Where Debian put ``name`` (/usr/sbin is not on every PATH), or None."""
     return shutil.which(name) or next(
         (str(p) for p in (Path("/usr/sbin") / name, Path("/sbin") / name) if p.exists()), None
     )
@@ -89,7 +90,7 @@ class PgBouncer:
         userlist = self.workdir / "userlist.txt"
         userlist.write_text(f'"{self.user}" "{BOUNCER_PASSWORD}"\n')
         userlist.chmod(0o600)
-        argv = [_program("pgbouncer") or "pgbouncer", str(ini)]
+        argv = [program("pgbouncer") or "pgbouncer", str(ini)]
         if os.geteuid() == 0:
             account = pwd.getpwnam(UNPRIVILEGED)
             for path in (self.workdir, ini, userlist):
@@ -182,7 +183,7 @@ class HAProxy:
         self.workdir.mkdir(parents=True, exist_ok=True)
         cfg = self.workdir / "haproxy.cfg"
         cfg.write_text(self.config())
-        binary = _program("haproxy") or "haproxy"
+        binary = program("haproxy") or "haproxy"
         # -db: in the foreground, server state changes written to its output.
         argv = [binary, "-db", "-f", str(cfg)]
         self.process = Process("haproxy", argv, dict(os.environ), self.workdir / "haproxy.log")
