@@ -45,7 +45,7 @@ WORKERS = ("worker-1", "worker-2")
 
 @pytest.fixture
 def two_nodes(make_topology, tmp_path):
-    """The whole deployment, started; yields (site, balancer, {node name: port})."""
+    """The whole deployment, started: (site, balancer, {node name: port}, PgBouncer)."""
     missing = missing_programs()
     if missing:
         if os.environ.get("ARBITER_REQUIRE_SERVICES") == "1":
