@@ -112,7 +112,33 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         pool = postgres_pool(env, config["CONN_MAX_AGE"])
         if pool:
             config["OPTIONS"]["pool"] = pool
+        if env_bool(env, "DB_PGBOUNCER", False):
+            behind_pgbouncer(config)
+    postgres = config["ENGINE"].startswith("django.db.backends.postgresql")
+    if env_bool(env, "DB_PGBOUNCER", False) and not postgres:
+        raise ImproperlyConfigured(
+            "DB_PGBOUNCER=true needs a PostgreSQL DATABASE_URL (PgBouncer's address)."
+        )
     return config
+
+
+def behind_pgbouncer(config: dict[str, Any]) -> None:
+    """DB_PGBOUNCER: DATABASE_URL is PgBouncer in transaction mode (deploy/pgbouncer/).
+
+    There each transaction, and each statement outside one, may run on another server
+    connection, so nothing may outlive a transaction on the server: no server-side
+    cursors (``.iterator()`` would DECLARE a cursor one statement and FETCH from it on
+    another connection), no prepared statements (named per server connection; Django
+    already turns psycopg's off, said here so no OPTIONS can turn them back on), and
+    parameters bound on the client (psycopg's server-side binding is off). Django's own
+    pool (DB_POOL_SIZE) stays as set: its connections are PgBouncer's clients, which hold
+    no PostgreSQL connection while idle, and it spares each request a connection and a
+    password exchange with PgBouncer's single thread.
+    """
+    config["DISABLE_SERVER_SIDE_CURSORS"] = True
+    options = config.setdefault("OPTIONS", {})
+    options["prepare_threshold"] = None
+    options["server_side_binding"] = False
 
 
 def postgres_pool(env: Mapping[str, str], conn_max_age: int | None) -> dict[str, int] | None:

@@ -242,3 +242,47 @@ def test_a_pool_and_kept_connections_together_are_refused_by_name(tmp_path):
         env.database_config(both, tmp_path)
     with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE=-1"):
         env.database_config({"DATABASE_URL": "postgres://db/a", "DB_POOL_SIZE": "-1"}, tmp_path)
+
+
+def test_behind_pgbouncer_nothing_outlives_a_transaction_on_the_server(tmp_path):
+    """Transaction mode gives each transaction any server connection: no server-side
+    cursors, no prepared statements, client-side binding."""
+    url = "postgres://arb@pgbouncer.example.org:6432/arbiter"
+    config = env.database_config({"DATABASE_URL": url, "DB_PGBOUNCER": "true"}, tmp_path)
+    assert config["DISABLE_SERVER_SIDE_CURSORS"] is True
+    assert config["OPTIONS"]["prepare_threshold"] is None
+    assert config["OPTIONS"]["server_side_binding"] is False
+    assert config["OPTIONS"]["connect_timeout"] == 5
+    assert (config["HOST"], config["PORT"]) == ("pgbouncer.example.org", 6432)
+    direct = env.database_config({"DATABASE_URL": url, "DB_PGBOUNCER": "false"}, tmp_path)
+    assert not direct.get("DISABLE_SERVER_SIDE_CURSORS")
+    assert "prepare_threshold" not in direct["OPTIONS"]
+
+
+def test_behind_pgbouncer_the_pool_stays_as_set(tmp_path):
+    """Django's pool lends PgBouncer client connections: kept when asked for, not forced."""
+    url = "postgres://arb@127.0.0.1:6432/arbiter"
+    pooled = {"DATABASE_URL": url, "DB_PGBOUNCER": "yes", "DB_POOL_SIZE": "5"}
+    config = env.database_config(pooled, tmp_path)
+    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 5, "timeout": 10}
+    assert config["DISABLE_SERVER_SIDE_CURSORS"] is True
+    bare = env.database_config({"DATABASE_URL": url, "DB_PGBOUNCER": "yes"}, tmp_path)
+    assert "pool" not in bare["OPTIONS"]
+
+
+def test_pgbouncer_without_postgres_or_with_a_bad_word_is_refused_by_name(tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="DB_PGBOUNCER=true needs a PostgreSQL"):
+        env.database_config({"DB_PGBOUNCER": "true"}, tmp_path)
+    with pytest.raises(ImproperlyConfigured, match="DB_PGBOUNCER='transaction'"):
+        env.database_config(
+            {"DATABASE_URL": "postgres://db/a", "DB_PGBOUNCER": "transaction"}, tmp_path
+        )
+
+
+def test_the_settings_module_reads_db_pgbouncer():
+    shown = settings_in_subprocess(
+        {"DATABASE_URL": "postgres://arb@127.0.0.1:6432/arbiter", "DB_PGBOUNCER": "true"},
+        "s.DATABASES['default']['DISABLE_SERVER_SIDE_CURSORS'], "
+        "s.DATABASES['default']['OPTIONS']['prepare_threshold']",
+    )
+    assert shown == "True None"

@@ -413,9 +413,12 @@ class Topology:
 class SiteClient:
     """An HTTP client that behaves like a browser for forms and like a tool for the API."""
 
-    def __init__(self, base_url: str, token: str | None = None, timeout: float = 30):
+    def __init__(
+        self, base_url: str, token: str | None = None, timeout: float = 30, verify: bool = True
+    ):
+        """``verify=False``: a load balancer's self-signed certificate (the two-node test)."""
         headers = {"Authorization": f"Token {token}"} if token else {}
-        self.http = httpx.Client(base_url=base_url, headers=headers, timeout=timeout)
+        self.http = httpx.Client(base_url=base_url, headers=headers, timeout=timeout, verify=verify)
 
     def close(self) -> None:
         self.http.close()
