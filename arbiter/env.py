@@ -140,9 +140,12 @@ def postgres_pool(env: Mapping[str, str], *, debug: bool = True) -> dict[str, in
 
     On by default in production (DEBUG off), at ``GUNICORN_THREADS + 1``: a web process
     runs that many threads on the database at once (its requests, and one for the live
-    sockets' look-ups), so no request waits for another's connection. One connection is
-    kept while idle: a Celery process (one task at a time, its pool closed after each
-    task by Celery) opens one, as it would without a pool. DB_POOL_SIZE=0 turns it off. A
+    sockets' look-ups), so no request waits for another's connection. None is opened
+    ahead of need (min_size 0): Celery closes a prefork process's pool after each task, so
+    a pool that opened one connection ahead would make two per task where one is used
+    (psycopg's pool also grows for the task that is waiting); as it is, a task opens one,
+    as without a pool. A web process's connections stay open until they have been idle
+    for psycopg's max_idle (10 minutes), one at a time. DB_POOL_SIZE=0 turns it off. A
     DB_CONN_MAX_AGE above 0 with no DB_POOL_SIZE is the operator choosing kept connections
     instead, so there is no pool; both set is an error.
     """
@@ -163,7 +166,7 @@ def postgres_pool(env: Mapping[str, str], *, debug: bool = True) -> dict[str, in
             "the pool keeps the connections, so set DB_CONN_MAX_AGE=0 (or leave it out), "
             "or DB_POOL_SIZE=0 to keep connections without a pool."
         )
-    return {"min_size": 1, "max_size": size, "timeout": POOL_WAIT_SECONDS}
+    return {"min_size": 0, "max_size": size, "timeout": POOL_WAIT_SECONDS}
 
 
 def celery_config(env: Mapping[str, str]) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def test_the_backend_lends_from_the_prompt_pool_with_django_s_health_check():
         pool = wrapper.pool
         assert isinstance(pool, PromptPool) and not pool._opened  # opened by first use
         assert pool._lend_check == PromptPool.check_connection
-        assert (pool.min_size, pool.max_size, pool.timeout) == (1, 2, 5)
+        assert (pool.min_size, pool.max_size, pool.timeout) == (0, 2, 5)
         assert wrapper.pool is pool  # one per alias, as Django keeps it
         no_checks = DatabaseWrapper(pooled_settings(CONN_HEALTH_CHECKS=False), alias="prompt-2")
         assert no_checks.pool._lend_check is None

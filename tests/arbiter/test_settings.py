@@ -237,9 +237,9 @@ def pool_of(environ: dict[str, str], tmp_path, debug: bool = False) -> dict | No
 
 def test_production_pools_postgres_connections_by_default_one_per_thread_and_socket(tmp_path):
     """DEBUG off: a pool as large as the threads a web process runs on the database at once
-    (GUNICORN_THREADS requests and the live sockets' look-ups), one connection kept idle."""
+    (GUNICORN_THREADS requests and the live sockets' look-ups), none opened ahead of need."""
     config = env.database_config({"DATABASE_URL": PG_URL}, tmp_path, debug=False)
-    assert config["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 2, "timeout": 5}
+    assert config["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 2, "timeout": 5}
     assert config["ENGINE"] == "arbiter.postgresql"  # the pool that answers a restart promptly
     assert config["CONN_MAX_AGE"] == 0
     assert config["CONN_HEALTH_CHECKS"] is True  # a connection dropped by a restart is not lent

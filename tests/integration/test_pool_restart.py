@@ -91,7 +91,7 @@ def test_a_postgresql_restart_with_the_pool_gives_prompt_503s_then_200s(pg_site,
         "from django.db import connection as c; "
         "print(c.settings_dict['ENGINE'], c.settings_dict['OPTIONS'].get('pool'))"
     )
-    assert "arbiter.postgresql {'min_size': 1, 'max_size': 5" in pooled, pooled
+    assert "arbiter.postgresql {'min_size': 0, 'max_size': 5" in pooled, pooled
     site.start_web(workers=2, threads=4)
     organiser = site.client().login(ORGANISER)
     tool = site.client(token=seeded["tokens"][seeded["names"][0]])
