@@ -88,13 +88,19 @@ def backup_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     return {"ARBITER_BACKUP_DIR": directory.strip(), "ARBITER_BACKUPS_KEEP": keep}
 
 
-def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
-    """DATABASE_URL, or the embedded SQLite file that needs nothing running."""
+def database_config(
+    env: Mapping[str, str], base_dir: Path, *, debug: bool = True
+) -> dict[str, Any]:
+    """DATABASE_URL, or the embedded SQLite file that needs nothing running.
+
+    ``debug`` is the site's DEBUG: with it off (production), PostgreSQL connections are
+    pooled unless the environment says otherwise (``postgres_pool``).
+    """
     url = env.get("DATABASE_URL") or f"sqlite:///{base_dir / 'var' / 'arbiter.sqlite3'}"
     try:
         # Health checks: a kept connection that died (database restarted) is replaced
-        # at the start of the next request instead of failing it; with a pool, Django
-        # checks each connection as the pool lends it.
+        # at the start of the next request instead of failing it; with a pool, each
+        # connection is checked as the pool lends it.
         config = dj_database_url.parse(
             url, conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0), conn_health_checks=True
         )
@@ -105,20 +111,22 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         # WAL and a busy timeout let the dev server and an eager task share the file.
         config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
-    elif config["ENGINE"].startswith("django.db.backends.postgresql"):
+    elif config["ENGINE"] == POSTGRES_ENGINE:
         # An unreachable server fails a request in seconds (a 503), not after the OS's
         # TCP timeout; the URL's own ?connect_timeout= wins.
         config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
-        pool = postgres_pool(env, config["CONN_MAX_AGE"])
+        pool = postgres_pool(env, debug=debug)
         if pool:
             config["OPTIONS"]["pool"] = pool
-        if env_bool(env, "DB_PGBOUNCER", False):
-            behind_pgbouncer(config)
-    postgres = config["ENGINE"].startswith("django.db.backends.postgresql")
-    if env_bool(env, "DB_PGBOUNCER", False) and not postgres:
-        raise ImproperlyConfigured(
-            "DB_PGBOUNCER=true needs a PostgreSQL DATABASE_URL (PgBouncer's address)."
-        )
+            # psycopg's pool, answering a PostgreSQL restart as promptly as no pool does
+            # (arbiter/postgresql/pool.py).
+            config["ENGINE"] = POOLED_ENGINE
+    if env_bool(env, "DB_PGBOUNCER", False):
+        if config["ENGINE"] not in (POSTGRES_ENGINE, POOLED_ENGINE):
+            raise ImproperlyConfigured(
+                "DB_PGBOUNCER=true needs a PostgreSQL DATABASE_URL (PgBouncer's address)."
+            )
+        behind_pgbouncer(config)
     return config
 
 
@@ -141,24 +149,50 @@ def behind_pgbouncer(config: dict[str, Any]) -> None:
     options["server_side_binding"] = False
 
 
-def postgres_pool(env: Mapping[str, str], conn_max_age: int | None) -> dict[str, int] | None:
-    """DB_POOL_SIZE: connections kept per process and lent to each request's thread.
+POSTGRES_ENGINE = "django.db.backends.postgresql"
+POOLED_ENGINE = "arbiter.postgresql"
+# Seconds a request waits for a pooled connection before its 503: the same bound as
+# connect_timeout without a pool. With DB_POOL_SIZE at least the threads that use the
+# database at once, a request only waits while a connection is being made.
+POOL_WAIT_SECONDS = 5
+
+
+def postgres_pool(env: Mapping[str, str], *, debug: bool = True) -> dict[str, int] | None:
+    """DB_POOL_SIZE: PostgreSQL connections kept per process and lent to a thread at a time.
 
     Under the ASGI server a kept connection (DB_CONN_MAX_AGE) would outlive the request's
     thread; a pool hands connections back at the end of each request instead, so a
-    report does not pay for a new PostgreSQL connection (psycopg's pool, Django 5.1+).
+    request does not pay for a new PostgreSQL connection (psycopg's pool, Django 5.1+).
+
+    On by default in production (DEBUG off), at ``GUNICORN_THREADS + 1``: a web process
+    runs that many threads on the database at once (its requests, and one for the live
+    sockets' look-ups), so no request waits for another's connection. None is opened
+    ahead of need (min_size 0): Celery closes a prefork process's pool after each task, so
+    a pool that opened one connection ahead would make two per task where one is used
+    (psycopg's pool also grows for the task that is waiting); as it is, a task opens one,
+    as without a pool. A web process's connections stay open until they have been idle
+    for psycopg's max_idle (10 minutes), one at a time. DB_POOL_SIZE=0 turns it off. A
+    DB_CONN_MAX_AGE above 0 with no DB_POOL_SIZE is the operator choosing kept connections
+    instead, so there is no pool; both set is an error.
     """
-    size = env_int(env, "DB_POOL_SIZE", 0)
+    conn_max_age = env_int(env, "DB_CONN_MAX_AGE", 0)
+    if env.get("DB_POOL_SIZE", "").strip():
+        size = env_int(env, "DB_POOL_SIZE", 0)
+    elif debug or conn_max_age:
+        size = 0
+    else:
+        size = env_int(env, "GUNICORN_THREADS", 1) + 1
     if size < 0:
         raise ImproperlyConfigured(f"DB_POOL_SIZE={size} must be 0 (no pool) or more.")
     if not size:
         return None
     if conn_max_age:
         raise ImproperlyConfigured(
-            "DB_POOL_SIZE and DB_CONN_MAX_AGE cannot both be set: the pool keeps the "
-            "connections, so leave DB_CONN_MAX_AGE at 0."
+            f"DB_POOL_SIZE={size} and DB_CONN_MAX_AGE={conn_max_age} cannot both be set: "
+            "the pool keeps the connections, so set DB_CONN_MAX_AGE=0 (or leave it out), "
+            "or DB_POOL_SIZE=0 to keep connections without a pool."
         )
-    return {"min_size": min(2, size), "max_size": size, "timeout": 10}
+    return {"min_size": 0, "max_size": size, "timeout": POOL_WAIT_SECONDS}
 
 
 def celery_config(env: Mapping[str, str]) -> dict[str, Any]:

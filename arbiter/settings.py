@@ -112,7 +112,7 @@ TEMPLATES = [
 ]
 
 (BASE_DIR / "var").mkdir(exist_ok=True)  # the embedded SQLite file and media live here
-DATABASES = {"default": e.database_config(ENV, BASE_DIR)}
+DATABASES = {"default": e.database_config(ENV, BASE_DIR, debug=DEBUG)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = e.cache_config(ENV)
 # Live notices (live-updates.md) travel through this layer to the sockets.

@@ -535,7 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db-pool-size",
         type=int,
-        help="DB_POOL_SIZE for the topology's gunicorn: a connection pool per process",
+        help="DB_POOL_SIZE for the topology's gunicorn: a connection pool per process "
+        "(default: the site's production default, GUNICORN_THREADS + 1; 0 turns it off)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -558,7 +559,8 @@ def main(argv: list[str] | None = None) -> int:
             with own_topology(args.web_workers, args.web_threads) as site:
                 report = run_load(site, **options)
                 age = os.environ.get("DB_CONN_MAX_AGE", "0")
-                pool = os.environ.get("DB_POOL_SIZE", "0")
+                default = "0" if age != "0" else f"{args.web_threads + 1} (default)"
+                pool = os.environ.get("DB_POOL_SIZE", default)  # kept connections: no pool
                 report.web = (
                     f"gunicorn {args.web_workers}x{args.web_threads}, conn age {age}, pool {pool}"
                 )

@@ -143,7 +143,7 @@ def test_real_settings_module_production_style():
         },
         "s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.ALLOWED_HOSTS",
     )
-    assert out == "django.db.backends.postgresql False ['arbiter.example.org']"
+    assert out == "arbiter.postgresql False ['arbiter.example.org']"  # pooled: production
 
 
 def test_check_deploy_reports_no_warnings_with_production_settings():
@@ -227,21 +227,58 @@ def test_a_worker_started_without_queues_takes_the_small_queue_too():
     assert app.conf.task_default_queue in names
 
 
-def test_a_connection_pool_is_lent_per_request_on_postgres(tmp_path):
-    url = "postgres://arb@db.example.org/arbiter"
-    config = env.database_config({"DATABASE_URL": url, "DB_POOL_SIZE": "5"}, tmp_path)
-    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 5, "timeout": 10}
+PG_URL = "postgres://arb@db.example.org/arbiter"
+
+
+def pool_of(environ: dict[str, str], tmp_path, debug: bool = False) -> dict | None:
+    config = env.database_config({"DATABASE_URL": PG_URL, **environ}, tmp_path, debug=debug)
+    return config["OPTIONS"].get("pool")
+
+
+def test_production_pools_postgres_connections_by_default_one_per_thread_and_socket(tmp_path):
+    """DEBUG off: a pool as large as the threads a web process runs on the database at once
+    (GUNICORN_THREADS requests and the live sockets' look-ups), none opened ahead of need."""
+    config = env.database_config({"DATABASE_URL": PG_URL}, tmp_path, debug=False)
+    assert config["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 2, "timeout": 5}
+    assert config["ENGINE"] == "arbiter.postgresql"  # the pool that answers a restart promptly
     assert config["CONN_MAX_AGE"] == 0
     assert config["CONN_HEALTH_CHECKS"] is True  # a connection dropped by a restart is not lent
-    assert "pool" not in env.database_config({"DATABASE_URL": url}, tmp_path)["OPTIONS"]
+    assert pool_of({"GUNICORN_THREADS": "4"}, tmp_path)["max_size"] == 5
+    assert pool_of({"GUNICORN_THREADS": "4", "DB_CONN_MAX_AGE": "0"}, tmp_path)["max_size"] == 5
+
+
+def test_development_and_sqlite_have_no_pool(tmp_path):
+    assert pool_of({}, tmp_path, debug=True) is None
+    plain = env.database_config({"DATABASE_URL": PG_URL}, tmp_path)  # DEBUG's default: on
+    assert "pool" not in plain["OPTIONS"] and plain["ENGINE"] == "django.db.backends.postgresql"
+    sqlite = env.database_config({}, tmp_path, debug=False)
+    assert sqlite["ENGINE"] == "django.db.backends.sqlite3" and "pool" not in sqlite["OPTIONS"]
+
+
+def test_db_pool_size_sets_the_pool_or_turns_it_off(tmp_path):
+    assert pool_of({"DB_POOL_SIZE": "8"}, tmp_path)["max_size"] == 8
+    assert pool_of({"DB_POOL_SIZE": "3"}, tmp_path, debug=True)["max_size"] == 3
+    off = env.database_config({"DATABASE_URL": PG_URL, "DB_POOL_SIZE": "0"}, tmp_path, debug=False)
+    assert "pool" not in off["OPTIONS"] and off["ENGINE"] == "django.db.backends.postgresql"
+
+
+def test_kept_connections_asked_for_without_a_pool_size_mean_no_pool(tmp_path):
+    """DB_CONN_MAX_AGE is the operator's explicit choice; the pool is only a default."""
+    config = env.database_config(
+        {"DATABASE_URL": PG_URL, "DB_CONN_MAX_AGE": "60"}, tmp_path, debug=False
+    )
+    assert "pool" not in config["OPTIONS"] and config["CONN_MAX_AGE"] == 60
+    assert config["ENGINE"] == "django.db.backends.postgresql"
 
 
 def test_a_pool_and_kept_connections_together_are_refused_by_name(tmp_path):
     both = {"DATABASE_URL": "postgres://db/a", "DB_POOL_SIZE": "4", "DB_CONN_MAX_AGE": "60"}
-    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE and DB_CONN_MAX_AGE"):
-        env.database_config(both, tmp_path)
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE=4 and DB_CONN_MAX_AGE=60"):
+        env.database_config(both, tmp_path, debug=False)
     with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE=-1"):
         env.database_config({"DATABASE_URL": "postgres://db/a", "DB_POOL_SIZE": "-1"}, tmp_path)
+    with pytest.raises(ImproperlyConfigured, match="GUNICORN_THREADS"):
+        pool_of({"GUNICORN_THREADS": "four"}, tmp_path)
 
 
 def test_behind_pgbouncer_nothing_outlives_a_transaction_on_the_server(tmp_path):
@@ -264,7 +301,8 @@ def test_behind_pgbouncer_the_pool_stays_as_set(tmp_path):
     url = "postgres://arb@127.0.0.1:6432/arbiter"
     pooled = {"DATABASE_URL": url, "DB_PGBOUNCER": "yes", "DB_POOL_SIZE": "5"}
     config = env.database_config(pooled, tmp_path)
-    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 5, "timeout": 10}
+    assert config["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 5, "timeout": 5}
+    assert config["ENGINE"] == env.POOLED_ENGINE
     assert config["DISABLE_SERVER_SIDE_CURSORS"] is True
     bare = env.database_config({"DATABASE_URL": url, "DB_PGBOUNCER": "yes"}, tmp_path)
     assert "pool" not in bare["OPTIONS"]

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.topology import Topology, migrated_template, missing_services
+from tests.integration import private_pg
+from tests.integration.topology import (
+    Topology,
+    database_url,
+    migrated_template,
+    missing_services,
+)
 
 
 def _why_not() -> str | None:
@@ -59,3 +65,29 @@ def topology(make_topology) -> Topology:
     site.start_web()
     site.start_worker()
     return site
+
+
+@pytest.fixture
+def private_cluster(topology_template) -> private_pg.PrivateCluster:
+    reason = private_pg.why_not()
+    if reason:
+        pytest.skip(f"cannot run a private PostgreSQL cluster to restart: {reason}")
+    cluster = private_pg.PrivateCluster().init()
+    yield cluster
+    cluster.destroy()
+
+
+@pytest.fixture
+def pg_site(private_cluster, topology_template, tmp_path) -> Topology:
+    """A deployment on the private cluster (its template copied from the shared one)."""
+    template, static_root = topology_template
+    private_cluster.copy_database(database_url(template), "arbiter_template")
+    site = Topology(
+        workdir=tmp_path / "pg-site",
+        static_root=static_root,
+        template_db="arbiter_template",
+        pg_admin_url=private_cluster.admin_url,
+    )
+    site.create()
+    yield site
+    site.destroy()

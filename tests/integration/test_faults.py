@@ -23,8 +23,7 @@ import httpx
 import pytest
 from pypdf import PdfReader
 
-from tests.integration import private_pg
-from tests.integration.topology import SiteClient, Topology, database_url, wait_until
+from tests.integration.topology import SiteClient, Topology, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -300,32 +299,6 @@ def test_with_redis_down_pages_serve_and_print_jobs_wait_then_go_out_by_themselv
 
 
 # --- 3. PostgreSQL restarted -------------------------------------------------------------
-
-
-@pytest.fixture
-def private_cluster(topology_template) -> private_pg.PrivateCluster:
-    reason = private_pg.why_not()
-    if reason:
-        pytest.skip(f"cannot run a private PostgreSQL cluster to restart: {reason}")
-    cluster = private_pg.PrivateCluster().init()
-    yield cluster
-    cluster.destroy()
-
-
-@pytest.fixture
-def pg_site(private_cluster, topology_template, tmp_path) -> Topology:
-    """A deployment on the private cluster (its template copied from the shared one)."""
-    template, static_root = topology_template
-    private_cluster.copy_database(database_url(template), "arbiter_template")
-    site = Topology(
-        workdir=tmp_path / "pg-site",
-        static_root=static_root,
-        template_db="arbiter_template",
-        pg_admin_url=private_cluster.admin_url,
-    )
-    site.create()
-    yield site
-    site.destroy()
 
 
 def assert_database_down(response: httpx.Response, api: bool) -> None:
