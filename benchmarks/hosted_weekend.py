@@ -3,6 +3,7 @@
 Run (PostgreSQL on 127.0.0.1:5432 and redis-server installed):
     .venv/bin/python benchmarks/hosted_weekend.py [--events 300] [--spread 60] [--json out.json]
     .venv/bin/python benchmarks/hosted_weekend.py --events 100 --env DB_POOL_SIZE=2
+    .venv/bin/python benchmarks/hosted_weekend.py --logs logs/   # keep gunicorn's and Celery's logs
 
 Starts the production topology of ``tests/integration/topology.py`` with the deploy
 defaults of this checkout: gunicorn with ``deploy/gunicorn.conf.py`` and nothing else set
@@ -482,8 +483,14 @@ async def pair_at_once(events: list[Event], number: int, timeout: float) -> Phas
 # -- the players -----------------------------------------------------------------------------
 
 
+WITH_KEYS = [True]  # --without-keys: an experiment measuring what the key costs
+
+
 def _player_headers(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Token {player['token']}", "Idempotency-Key": uuid.uuid4().hex}
+    headers = {"Authorization": f"Token {player['token']}"}
+    if WITH_KEYS[0]:
+        headers["Idempotency-Key"] = uuid.uuid4().hex
+    return headers
 
 
 async def play_table(
@@ -960,6 +967,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--logs", type=Path, help="keep the servers' logs in this directory")
+    parser.add_argument(
+        "--without-keys",
+        action="store_true",
+        help="an experiment: writes without Idempotency-Key (a retry is then not safe)",
+    )
     args = parser.parse_args(argv)
     for name in ("events", "concurrency", "spread_connections"):
         if getattr(args, name) < 1:
@@ -977,7 +989,9 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         args.logs,
     )
+    WITH_KEYS[0] = not args.without_keys
     result = run(options, args.workers, args.threads, parse_env(args.env, parser))
+    result["idempotency_keys"] = WITH_KEYS[0]
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     return 0 if result["passed"] else 1
