@@ -261,24 +261,31 @@ class Topology:
         return f"{scheme}://127.0.0.1:{port or self.web_port}"
 
     def start_web(
-        self, workers: int = 2, threads: int = 4, *, name: str = "web", port: int | None = None
+        self,
+        workers: int | None = 2,
+        threads: int | None = 4,
+        *,
+        name: str = "web",
+        port: int | None = None,
     ) -> Process:
         """gunicorn as deployed; ``name`` and ``port`` start another one beside it (a
-        second web machine behind the same load balancer, sharing database and Redis)."""
+        second web machine behind the same load balancer, sharing database and Redis).
+
+        ``workers`` or ``threads`` None leaves them to deploy/gunicorn.conf.py's defaults
+        (or to WEB_CONCURRENCY / GUNICORN_THREADS in the environment), as a site runs."""
         port = port or self.web_port
-        env = {
-            **self.env,
-            "GUNICORN_BIND": f"127.0.0.1:{port}",
-            "WEB_CONCURRENCY": str(workers),
-            "GUNICORN_THREADS": str(threads),
-        }
+        env = {**self.env, "GUNICORN_BIND": f"127.0.0.1:{port}"}
+        if workers is not None:
+            env["WEB_CONCURRENCY"] = str(workers)
+        if threads is not None:
+            env["GUNICORN_THREADS"] = str(threads)
         argv = [sys.executable, "-m", "gunicorn", "arbiter.asgi:application"]
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         if conf.exists():
             argv[3:3] = ["-c", str(conf)]
         else:  # the flags deploy/gunicorn.conf.py sets from the same variables
-            argv += ["--bind", env["GUNICORN_BIND"], "--workers", str(workers)]
-            argv += ["--threads", str(threads)]
+            argv += ["--bind", env["GUNICORN_BIND"], "--workers", str(workers or 2)]
+            argv += ["--threads", str(threads or 4)]
             argv += ["--worker-class", "arbiter.asgi_worker.ArbiterWorker"]
         process = self._spawn(name, argv, env)
         wait_until(
