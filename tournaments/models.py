@@ -679,7 +679,7 @@ class AnsweredRequest(models.Model):
     ``key`` is the caller's (an ``Idempotency-Key`` header, or the one-time token a form
     was rendered with); ``fingerprint`` is what the request was for (method, path and
     body), so a key reused for another request is refused. Written in the transaction of
-    the write it answers; rows older than a day are deleted as new ones come
+    the write it answers; rows older than a day are swept as new ones come
     (``tournaments.once``).
     """
 

@@ -89,13 +89,34 @@ def test_keys_are_each_callers_own(client, table):
     assert once.REPLAY_HEADER not in confirmed
 
 
-def test_a_key_older_than_a_day_is_forgotten(client, table):
+def test_a_key_older_than_a_day_is_forgotten(client, table, monkeypatch):
     a = table.player_a.user
     post(client, a, act(table, "report"), {"score": "2-1"}, key="old")
     AnsweredRequest.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    monkeypatch.setattr(once, "_next_sweep", 0.0)  # the minute's sweep is due
     again = post(client, a, act(table, "report"), {"score": "2-1"}, key="other")
     assert again.status_code == 200
     assert list(AnsweredRequest.objects.values_list("key", flat=True)) == ["other"]
+
+
+def test_a_day_old_key_not_yet_swept_is_not_replayed_but_answered_afresh(
+    client, table, monkeypatch
+):
+    """Sweeps come once a minute, not with every write: meanwhile a key past its day is
+    free, so the same key for another request is done, not refused as reused."""
+    a = table.player_a.user
+    day_old = timezone.now() - timedelta(hours=25)
+    AnsweredRequest.objects.create(
+        user=a, key="k", fingerprint="another request", status=200, created_at=day_old
+    )
+    monkeypatch.setattr(once, "_next_sweep", float("inf"))  # no sweep in this test
+    reported = post(client, a, act(table, "report"), {"score": "2-1"}, key="k")
+    assert reported.status_code == 200, reported.json()
+    assert once.REPLAY_HEADER not in reported
+    assert ResultChange.objects.filter(match=table).count() == 1
+    kept = AnsweredRequest.objects.get(user=a, key="k")
+    assert kept.created_at > timezone.now() - timedelta(minutes=1)
+    assert kept.status == 200
 
 
 @pytest.mark.parametrize("key", ["", "x" * 201, "naïve", "tab\there"])
