@@ -8,7 +8,7 @@ Run (PostgreSQL on 127.0.0.1:5432 and redis-server installed):
 Starts the production topology of ``tests/integration/topology.py`` with the deploy
 defaults of this checkout: gunicorn with ``deploy/gunicorn.conf.py`` and nothing else set
 (``WEB_CONCURRENCY`` 2 x CPUs + 1, ``GUNICORN_THREADS`` 1, ``GUNICORN_MAX_REQUESTS`` 1000,
-no PostgreSQL pool), the two Celery workers compose runs (``worker`` with 2 processes on
+the production PostgreSQL pool), the two Celery workers compose runs (``worker`` with 2 processes on
 both queues, ``worker-small`` with 1), a private Redis and a fresh PostgreSQL database.
 ``--workers``, ``--threads`` and ``--env KEY=VALUE`` change that for experiments.
 
