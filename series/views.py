@@ -26,7 +26,7 @@ from tournaments.event.roles import ORGANISER, has_role
 from tournaments.models import EntryOffer, Event, Registration
 from web.errors import ServiceError
 from web.local_time import shown_zone_caption
-from web.spreadsheet import attachment, spreadsheet_cell
+from web.spreadsheet import attachment, csv_download, spreadsheet_cell
 
 CSV_COLUMNS = ["rank", "player", "name", "total", "events_played", "best_finish", "match_wins"]
 
@@ -107,11 +107,9 @@ def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
     """One row a player: rank, total and each counted event's points (bracketed when
     not among the best N)."""
     table = series_table(_series_or_404(series_id))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(
-        table.series.name, f"series-{table.series.pk}", "-standings.csv"
+    response = csv_download(
+        attachment(table.series.name, f"series-{table.series.pk}", "-standings.csv")
     )
-    response.write("\ufeff")
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS + [event.name for event in table.counted])
     for row in table.rows:
