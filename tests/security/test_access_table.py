@@ -373,7 +373,8 @@ TABLE: dict[str, list[Case]] = {
     "series:create": [get(LOGGED_IN), post(LOGGED_IN)],  # empty: the form, with its errors
     "series:detail": [get(ALL_200)],
     "series:csv": [get(ALL_200)],
-    "series:pdf": [get(ALL_200)],
+    # Rendered by a worker: the file (200), or "being prepared" (202) until a worker has it.
+    "series:pdf": [get(E("200|202", "200|202", "200|202", "200|202"))],
     # The event is still running: nobody has a series result yet.
     "series:player": [get(E("404", "404", "404", "404"))],
     "series:edit": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
@@ -417,7 +418,7 @@ def request(client, method: str, url: str, query: dict | None = None):
     return getattr(client, method)(url, {})
 
 
-CODES = {"401/403": (401, 403), **{str(c): (c,) for c in (200, 400, 403, 404, 405, 503)}}
+CODES = {"401/403": (401, 403), **{str(c): (c,) for c in (200, 202, 400, 403, 404, 405, 503)}}
 
 
 def matches_outcome(expected: str, response) -> bool:
