@@ -78,13 +78,30 @@ COMPONENTS: dict[str, Schema] = {
         date={"type": "string", "format": "date"},
         venue=STR,
         time_zone={**STR, "description": "The venue's IANA zone: pages show local times in it."},
-        status={"type": "string", "enum": EVENT_STATUSES},
+        status={
+            "type": "string",
+            "enum": EVENT_STATUSES,
+            "description": "`registration` is published (open for registration). Live "
+            "notices (`event`) use the same words, and `top_cut` while the top cut is "
+            "played, when this says `running` (docs/api.md, State names).",
+        },
         match_format={"type": "string", "enum": ["bo1", "bo3", "bo5"]},
         swiss_rounds=INT,
         top_cut=INT,
         round_minutes=INT,
         players={**NULL_INT, "description": "Registered (seated) players."},
         points=obj(["win", "draw", "loss"], win=INT, draw=INT, loss=INT),
+        registration_cap=NULL_INT,
+        registration_deadline=NULL_DATETIME,
+        decklist_deadline=NULL_DATETIME,
+        self_check_in_opens={
+            **NULL_DATETIME,
+            "description": "Players check themselves in from then until round 1 is paired; "
+            "null: only the organisers check in.",
+        },
+        decklist_policy={"type": "string", "enum": ["none", "warn", "require"]},
+        decklists_public={"type": "string", "enum": ["none", "top_cut", "all"]},
+        print_paper={"type": "string", "enum": ["A4", "Letter"]},
     ),
     "Series": obj(
         ["id", "name", "method", "placing_points", "participation", "best_of", "tiebreakers"],
@@ -177,7 +194,12 @@ COMPONENTS: dict[str, Schema] = {
         ["number", "kind", "status", "matches"],
         number=INT,
         kind={"type": "string", "enum": ["swiss", "top_cut"]},
-        status={"type": "string", "enum": ["paired", "running", "closed"]},
+        status={
+            "type": "string",
+            "enum": ["paired", "running", "closed"],
+            "description": "Live notices (`round`) call `running` `started` "
+            "(docs/api.md, State names); `paired` and `closed` are the same there.",
+        },
         started_at=NULL_DATETIME,
         ends_at=NULL_DATETIME,
         stats={**ANY_OBJECT, "description": "Pairing statistics (pair-downs, rematches, time)."},

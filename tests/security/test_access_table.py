@@ -139,6 +139,7 @@ STAFF_FORM = E("login", "403", "302", "302")
 API_STAFF_READ = E("401/403", "403", "200", "200")
 API_STAFF_WRITE = E("401/403", "403", "400", "400")
 API_ORGANISER_WRITE = E("401/403", "403", "403", "400")
+API_ORGANISER_READ = E("401/403", "403", "403", "200")
 API_LOGGED_IN_ONLY = E("401/403", "405", "405", "405")
 
 
@@ -263,7 +264,8 @@ TABLE: dict[str, list[Case]] = {
     ],
     "tournaments:judge_console": [get(LOGGED_IN)],
     # --- events API
-    "tournaments:api_events": [get(ALL_200)],
+    # An empty body names the missing name: nothing is created.
+    "tournaments:api_events": [get(ALL_200), post(E("401/403", "400", "400", "400"))],
     "tournaments:api_event_export": [get(API_STAFF_READ, query={"event": "event"})],
     "tournaments:api_event_import": [
         get(API_LOGGED_IN_ONLY),
@@ -271,7 +273,30 @@ TABLE: dict[str, list[Case]] = {
     ],
     # The arbiter-event/1 JSON Schema: public, like the format itself.
     "tournaments:api_event_schema": [get(ALL_200), post(ALL_405)],
-    "tournaments:api_event": [get(ALL_200)],
+    # An empty PATCH changes nothing (and logs nothing) for the organiser.
+    "tournaments:api_event": [get(ALL_200), Case("patch", E("401/403", "403", "403", "200"))],
+    # Round 1 is running: the refusal names the step that comes first.
+    "tournaments:api_finish": [get(ALL_405), post(API_ORGANISER_WRITE)],
+    "tournaments:api_staff": [get(API_ORGANISER_READ), post(API_ORGANISER_WRITE)],
+    # Removes jude's grant (the dashboard's "remove"), as the form does.
+    "tournaments:api_staff_grant": [
+        get(ALL_405),
+        Case("delete", E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
+    ],
+    "tournaments:api_offers": [get(API_ORGANISER_READ)],
+    # The offer is of another event's walk-in: under this event's address, 404.
+    "tournaments:api_offer_withdraw": [get(ALL_405), post(E("401/403", "403", "403", "404"))],
+    # E-mails (and logs a reminder to) every player without a legal list: no fields needed.
+    "tournaments:api_decklist_reminders": [
+        get(ALL_405),
+        post(E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
+    ],
+    # A player's own check-in: pat is checked in already (200, nothing changes); staff are
+    # not players here.
+    "tournaments:api_check_in_self": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "200", "400", "400")),
+    ],
     "tournaments:api_rounds": [get(ALL_200), post(API_ORGANISER_WRITE)],
     "tournaments:api_round": [get(ALL_200)],
     "tournaments:api_round_action": [get(ALL_405), post(API_ORGANISER_WRITE)],

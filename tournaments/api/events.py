@@ -6,18 +6,21 @@ a missing role, 404 for an unknown event, round or match.
 
 from __future__ import annotations
 
+import datetime
+
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import once
+from tournaments.api import event_fields
 from tournaments.event import entry_offers, services
 from tournaments.event.roles import JUDGE, ORGANISER, event_for
 from tournaments.models import Event, Match, Registration, Round, with_result_versions
@@ -66,7 +69,19 @@ def event_json(event: Event, players: int | None = None) -> dict:
         "round_minutes": event.round_minutes,
         "players": players,
         "points": {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss},
+        "registration_cap": event.registration_cap,
+        "registration_deadline": _iso(event.registration_deadline),
+        "decklist_deadline": _iso(event.decklist_deadline),
+        "self_check_in_opens": _iso(event.self_check_in_opens),
+        "decklist_policy": event.decklist_policy,
+        "decklists_public": event.decklists_public,
+        "print_paper": event.print_paper,
     }
+
+
+def _iso(moment: datetime.datetime | None) -> str | None:
+    """An instant in UTC, however it was given: the same text before and after a save."""
+    return moment.astimezone(datetime.UTC).isoformat() if moment else None
 
 
 def reports_json(match: Match, ids: dict[int, str]) -> list[dict]:
@@ -141,6 +156,45 @@ class EventList(APIView):
         )
         return Response([event_json(e, e.seated) for e in events])
 
+    @extend_schema(
+        operation_id="event_create",
+        summary="Create an event: the caller becomes its organiser",
+        description="Any logged-in account may create an event, as on the creation page, "
+        "with the same fields and defaults: a `draft` unless `status` says otherwise "
+        '(`"registration"` publishes it at once). Deadlines are ISO 8601; one without an '
+        "offset is the venue's local time (`time_zone`, else the zone of the caller's last "
+        "event, else the site's). A field the page does not edit (`seed`, `points`, …) is "
+        "refused naming it. " + event_fields.STATUS_WORDS + " `top_cut` is 0 or a power of "
+        "two; `decklist_policy` (`none`, `warn`, `require`) is `warn` unless told. Takes an "
+        "optional `Idempotency-Key` header.",
+        tags=["events"],
+        parameters=[IDEMPOTENCY_KEY],
+        request=event_fields.EventCreate,
+        responses=responses(
+            {201: (ref("Event"), "The new event; the caller is its organiser.")},
+            *BODY_ERRORS,
+            403,
+            422,
+            e403="Not logged in.",
+            e422="The `Idempotency-Key` already answered another request.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated(_("Log in first."))
+        return once.api_once(request, lambda: self._create(request))
+
+    def _create(self, request: Request) -> Response:
+        fields = event_fields.EventCreate(data=request.data, context={"organiser": request.user})
+        if not fields.is_valid():
+            return event_fields.refused(fields)
+        values = {"decklist_policy": services.NEW_EVENT_DECKLIST_POLICY, **fields.validated_data}
+        return run_service(
+            lambda: services.create_event(request.user, **values),
+            lambda event: event_json(event, 0),
+            status.HTTP_201_CREATED,
+        )
+
 
 class EventDetail(APIView):
     permission_classes = [permissions.AllowAny]
@@ -153,8 +207,47 @@ class EventDetail(APIView):
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id)
-        seated = event.registrations.filter(status=Registration.Status.REGISTERED).count()
-        return Response(event_json(event, seated))
+        return Response(event_json(event, seated_count(event)))
+
+    @extend_schema(
+        operation_id="event_update",
+        summary="Change an event's details, publish it or change its status (organisers)",
+        description="The edit page's fields, any of them; the others stay as they are. "
+        'Publishing is `{"status": "registration"}`; a field the page does not edit '
+        "(`id`, `points`, …) is refused naming it. The self check-in window "
+        "(`self_check_in_opens`), the decklist policy (`decklist_policy`, "
+        "`decklist_deadline`, `decklists_public`) and the top cut's size (`top_cut`) are "
+        "set here. " + event_fields.STATUS_WORDS + " Takes an optional `Idempotency-Key` "
+        "header.",
+        tags=["events"],
+        parameters=[IDEMPOTENCY_KEY],
+        request=event_fields.EventEdit,
+        responses=responses(
+            {200: (ref("Event"), "The event after the change.")},
+            *BODY_ERRORS,
+            403,
+            404,
+            422,
+            e422="The `Idempotency-Key` already answered another request.",
+        ),
+    )
+    def patch(self, request: Request, event_id: int) -> Response:
+        event = event_for(request, event_id, ORGANISER)
+        return once.api_once(request, lambda: self._update(request, event))
+
+    def _update(self, request: Request, event: Event) -> Response:
+        fields = event_fields.EventEdit(event, data=request.data, partial=True)
+        if not fields.is_valid():
+            return event_fields.refused(fields)
+        return run_service(
+            lambda: services.update_event(event, request.user, **fields.validated_data),
+            lambda changed: event_json(changed, seated_count(changed)),
+        )
+
+
+def seated_count(event: Event) -> int:
+    """The event's registered (seated) players: an event's `players`."""
+    return event.registrations.filter(status=Registration.Status.REGISTERED).count()
 
 
 class RoundList(APIView):
@@ -570,8 +663,10 @@ class Players(APIView):
     @extend_schema(
         operation_id="players_action",
         summary="Check players in, add a late entry, or pin a player to a table (organisers)",
-        description="`check_in` takes `registrations` (ids); `late_entry` takes a `username` "
-        "or a `name` (not in a draft; a `username` seats a walk-in and offers it to that "
+        description="`check_in` takes `registrations` (ids), or `all: true` for every "
+        "registered player not yet checked in (the dashboard's Check in everyone); "
+        "`late_entry` takes a `username` or a `name` (not in a draft; a `username` seats a "
+        "walk-in and offers it to that "
         "account, which it joins only when its holder accepts; the answer is the same "
         "whether such an account exists); `pin` takes a `registration` and a `table` "
         "(null to unpin).",
@@ -580,6 +675,7 @@ class Players(APIView):
             ["action"],
             action={"type": "string", "enum": ["check_in", "late_entry", "pin"]},
             registrations=array(INT),
+            all={**BOOL, "description": "`check_in`: everyone registered and not checked in."},
             username={**STR, "maxLength": 150},
             name={**STR, "maxLength": 200},
             registration=INT,
@@ -612,6 +708,12 @@ class Players(APIView):
         fields = Reader(request.data)
         action = fields.choice("action", ("check_in", "late_entry", "pin"))
         fields.check()
+        if action == "check_in" and fields.boolean("all"):
+            fields.check()
+            return run_service(
+                lambda: services.check_in_everyone(event, request.user),
+                lambda n: {"checked_in": n},
+            )
         if action == "check_in":
             ids = fields.ids(
                 "registrations", message="registrations must be a list of registration ids."

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from tournaments import signals
 from tournaments.event import entry_offers, local_time
 from tournaments.event.check_in import self_check_in_closed
-from tournaments.models import Event, EventLog, EventRole, Registration
+from tournaments.models import DecklistPolicy, Event, EventLog, EventRole, Registration
 from tournaments.record.standings import results_changed
 from web.errors import FieldError, ServiceError
 from web.inputs import limited, too_long
@@ -59,6 +59,9 @@ EDITABLE_EVENT_FIELDS = (
 
 
 EVENT_TEXT_FIELDS = ("name", "venue")
+# A new event warns about missing decklists unless its creator chooses otherwise (the
+# creation page's and the API's default; the model's stays "none" for older rows).
+NEW_EVENT_DECKLIST_POLICY = DecklistPolicy.WARN
 
 
 def _text_problems(fields: dict[str, Any]) -> list[FieldError]:

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.event import local_time, services
-from tournaments.models import DecklistPolicy, Event, EventRole
+from tournaments.models import Event, EventRole
 from web import forms as web_forms
 from web import local_time as web_zones
 from web.errors import ServiceError
@@ -85,7 +85,7 @@ class EventForm(forms.ModelForm):
         # A form (or a script) that does not send the field keeps the event's policy.
         policy.required = False
         if self.instance._state.adding and "decklist_policy" not in (kwargs.get("initial") or {}):
-            self.initial["decklist_policy"] = DecklistPolicy.WARN  # a new event warns
+            self.initial["decklist_policy"] = services.NEW_EVENT_DECKLIST_POLICY
 
     def clean_decklist_policy(self) -> str:
         return self.cleaned_data.get("decklist_policy") or self.instance.decklist_policy

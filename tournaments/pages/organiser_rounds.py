@@ -160,10 +160,8 @@ def remind_decklists(request: HttpRequest, event: Event) -> HttpResponse:
     form, so a resent form e-mails nobody twice."""
 
     def act() -> bool:
-        missing = decklist_gate.missing_decklists(event)
         chosen = {n for n in map(whole_number, request.POST.getlist("players")) if n}
-        players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
-        sent, unreachable = decklist_gate.remind(event, players, request.user)
+        sent, unreachable = decklist_gate.remind_missing(event, chosen, request.user)
         if sent:
             messages.success(
                 request, _("Reminder e-mailed to %(players)s.") % {"players": ", ".join(sent)}

@@ -187,3 +187,12 @@ def remind(event: Event, players: Iterable[Registration], actor) -> tuple[list[s
             event=event, actor=actor, action="decklist_reminder", data={"players": sent}
         )
     return sent, unreachable
+
+
+def remind_missing(event: Event, chosen: Collection[int], actor) -> tuple[list[str], list[str]]:
+    """The dashboard's (and the API's) reminder: the players without a legal list among
+    the registration ids ``chosen``, or all of them when none are chosen; as :func:`remind`.
+    Ids of players who have a legal list (or are not in the event) are passed over."""
+    missing = missing_decklists(event)
+    players = [m.registration for m in missing if not chosen or m.registration.pk in chosen]
+    return remind(event, players, actor)

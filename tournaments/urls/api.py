@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.api import clock as clock_api
 from tournaments.api import events as api
 from tournaments.api import interchange as interchange_api
+from tournaments.api import organiser as organiser_api
 
 urlpatterns = [
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),
@@ -44,6 +45,29 @@ urlpatterns = [
     path("api/v1/events/<int:event_id>/drop/", api.Drop.as_view(), name="api_drop"),
     path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
     path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
+    path("api/v1/events/<int:event_id>/finish/", organiser_api.Finish.as_view(), name="api_finish"),
+    path("api/v1/events/<int:event_id>/staff/", organiser_api.Staff.as_view(), name="api_staff"),
+    path(
+        "api/v1/events/<int:event_id>/staff/<int:grant_id>/",
+        organiser_api.StaffRevoke.as_view(),
+        name="api_staff_grant",
+    ),
+    path("api/v1/events/<int:event_id>/offers/", organiser_api.Offers.as_view(), name="api_offers"),
+    path(
+        "api/v1/events/<int:event_id>/offers/<int:offer_id>/withdraw/",
+        organiser_api.OfferWithdraw.as_view(),
+        name="api_offer_withdraw",
+    ),
+    path(
+        "api/v1/events/<int:event_id>/decklist-reminders/",
+        organiser_api.DecklistReminders.as_view(),
+        name="api_decklist_reminders",
+    ),
+    path(
+        "api/v1/events/<int:event_id>/check-in/",
+        organiser_api.SelfCheckIn.as_view(),
+        name="api_check_in_self",
+    ),
     # Before the match actions: "extensions" is no action.
     path(
         "api/v1/matches/<int:match_id>/extensions/",
