@@ -142,8 +142,10 @@ def parameter_type(operation: ModuleType, name: str) -> Any:
 
 
 def body(operation: ModuleType, values: dict) -> Any:
-    """The operation's body model, made from plain values."""
-    candidates = typing.get_args(typing.get_type_hints(operation.sync_detailed)["body"])
+    """The operation's body model (``Model``, or ``Model | Unset`` when the body is
+    optional), made from plain values."""
+    hint = typing.get_type_hints(operation.sync_detailed)["body"]
+    candidates = typing.get_args(hint) or (hint,)
     [model] = [t for t in candidates if hasattr(t, "from_dict")]
     return model.from_dict(values)
 
