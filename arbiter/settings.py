@@ -267,7 +267,8 @@ REST_FRAMEWORK = {
         "web.parsers.LimitedMultiPartParser",
     ],
     "EXCEPTION_HANDLER": "web.api.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # web.openapi.AutoSchema: drf-spectacular's, documenting the parsers' refusals too.
+    "DEFAULT_SCHEMA_CLASS": "web.openapi.AutoSchema",
 }
 # Request bodies of the API: 1 MiB, and 32 MiB for a whole event's import document.
 API_MAX_BODY_BYTES = e.env_int(ENV, "API_MAX_BODY_BYTES", 1024 * 1024)
@@ -323,6 +324,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "web.openapi.add_components",
+        # ArbiterEvent and its parts, from docs/schemas/arbiter-event-1.schema.json.
+        "tournaments.api.interchange.add_interchange_components",
         "web.openapi.expand_rules_paths",
     ],
 }

@@ -8,13 +8,26 @@ them through the helpers below. Error bodies are always ``{"errors": [{"field",
 ``expand_rules_paths`` turns the one ``/api/v1/rules/{game}/{question}/`` route into a
 path per question, each with that question's payload schema from the rules engine's
 catalogue, so the schema states the real request bodies of the adjudication contract.
+
+The interchange format (``ArbiterEvent`` and its parts) is not written here: it is the
+committed JSON Schema ``docs/schemas/arbiter-event-1.schema.json``, turned into components
+by ``json_schema_components`` (``tournaments.api.interchange`` adds them), so the API's
+description and the importer's check are one document. Both it and the rules payloads pass
+``split_type_lists`` (and the payloads ``name_repeated_objects``): what a code generator
+cannot read as one type (an object or null; an object written twice) becomes the plain
+OpenAPI shape of the same thing (``anyOf`` with null; one named component).
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import re
+from collections import Counter
 from typing import Any
 
+from drf_spectacular.drainage import warn
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 Schema = dict[str, Any]
@@ -409,11 +422,14 @@ COMPONENTS: dict[str, Schema] = {
             )
         ),
     ),
-    "ArbiterEvent": {
-        **obj(["format", "event", "players", "rounds"], format={"const": "arbiter-event/1"}),
-        "description": "An event in the arbiter-event/1 interchange format "
-        "(docs/pairing-and-events.md).",
-    },
+    "CheckInCount": obj(
+        ["checked_in"], checked_in={**INT, "description": "How many players were checked in."}
+    ),
+    "TablePinned": obj(
+        ["registration", "table_pin"],
+        registration=INT,
+        table_pin={**NULL_INT, "description": "The pinned table; null: unpinned."},
+    ),
 }
 
 ERROR_TEXT = {
@@ -475,16 +491,170 @@ def body(required: list[str], example: dict | None = None, **properties: Schema)
 BODY_ERRORS = (400, 413, 415)
 
 
+class AutoSchema(SpectacularAutoSchema):
+    """Every operation whose body DRF's parsers read also documents their refusals.
+
+    The parsers answer before the view runs: 400 for malformed JSON, 413 for a body over
+    the limit, 415 for a Content-Type they do not read. A view that lists only its success
+    and its own errors would leave those out, and a generated client treats an
+    undocumented status as a surprise (it raises, or returns nothing). Views that read
+    their body themselves (a parser for ``*/*``, or none) answer those cases in their own
+    words and document them themselves.
+    """
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation and "requestBody" in operation and self._parsers_refuse():
+            for code in BODY_ERRORS:
+                operation["responses"].setdefault(str(code), error_response(code))
+        return operation
+
+    def _parsers_refuse(self) -> bool:
+        parsers = self.view.get_parsers()
+        return bool(parsers) and all(parser.media_type != "*/*" for parser in parsers)
+
+
+def error_response(code: int) -> Schema:
+    """An error's OpenAPI response object (as ``errors`` gives it to ``extend_schema``)."""
+    return {
+        "description": ERROR_TEXT[code],
+        "content": {"application/json": {"schema": ref("Errors")}},
+    }
+
+
+def camel(*words: str) -> str:
+    """``("iacta", "card entry")`` -> ``IactaCardEntry``: a component name from plain words."""
+    return "".join(part.capitalize() for word in words for part in re.split(r"[\W_]+", word))
+
+
+def split_type_lists(schema: Any) -> Any:
+    """``{"type": ["object", "null"], ...}`` -> ``{"anyOf": [{"type": "object", ...},
+    {"type": "null"}]}``, throughout: the same values, in the shape generators read (they
+    take a list of simple types, but not an object or array among them). Other keywords
+    stay with each typed branch (a keyword for another type is ignored by JSON Schema)."""
+    if isinstance(schema, list):
+        return [split_type_lists(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    schema = {key: split_type_lists(value) for key, value in schema.items()}
+    types = schema.get("type")
+    if not isinstance(types, list) or not {"object", "array"} & set(types):
+        return schema
+    notes = {key: schema.pop(key) for key in ("description", "default") if key in schema}
+    branches = [_branch(schema, t) for t in types]
+    return {"anyOf": branches, **notes}
+
+
+def _branch(schema: Schema, type_: str) -> Schema:
+    """One type's branch of a type list; an array of anything says so (``items: {}``)."""
+    if type_ == "null":
+        return {"type": "null"}
+    if type_ == "array":
+        return {"items": {}, **schema, "type": type_}
+    return {**schema, "type": type_}
+
+
+def _object_schemas(schema: Any) -> list[Schema]:
+    """Every object schema (one with ``properties``) inside ``schema``, outermost first."""
+    found: list[Schema] = []
+    if isinstance(schema, dict):
+        if isinstance(schema.get("properties"), dict):
+            found.append(schema)
+        for value in schema.values():
+            found += _object_schemas(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found += _object_schemas(item)
+    return found
+
+
+def _canonical(schema: Schema) -> str:
+    return json.dumps(schema, sort_keys=True)
+
+
+def name_repeated_objects(
+    payloads: list[Schema], components: dict[str, Schema], prefix: str
+) -> list[Schema]:
+    """The payloads with each object schema that occurs more than once (a card entry in a
+    deck and in its sideboard) moved to one component and referred to: a generator makes
+    one type of it rather than two of the same name. Named and titled ``prefix`` + its
+    title (generators name types by title: another game's "Card entry" must differ)."""
+    counts = Counter(_canonical(s) for payload in payloads for s in _object_schemas(payload))
+    names: dict[str, str] = {}
+
+    def hoist(schema: Any, top: bool = False) -> Any:
+        if isinstance(schema, list):
+            return [hoist(item) for item in schema]
+        if not isinstance(schema, dict):
+            return schema
+        key = _canonical(schema) if isinstance(schema.get("properties"), dict) else None
+        if key is not None and counts[key] > 1 and not top:
+            if key not in names:
+                names[key] = _free_name(prefix + camel(schema.get("title", "object")), components)
+                hoisted = {k: hoist(v) for k, v in schema.items()}
+                components[names[key]] = {**hoisted, "title": names[key]}
+            return ref(names[key])
+        return {k: hoist(v) for k, v in schema.items()}
+
+    return [hoist(payload, top=True) for payload in payloads]
+
+
+def _free_name(name: str, taken: dict[str, Schema]) -> str:
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}{number}"
+    return candidate
+
+
+def json_schema_components(document: Schema, name: str) -> dict[str, Schema]:
+    """A JSON Schema document as components: ``name`` (the document) and one per
+    ``$defs`` entry (``name`` + its key: ``ArbiterEventPlayer``), its ``$ref``s pointed at
+    them, each titled with its name (generators name types by title, and a file's own
+    titles, Event, Player…, may be the REST objects' names). Nothing else changes: the
+    file and the components make the same statements, so the file stays the one source."""
+    document = copy.deepcopy(document)
+    definitions = document.pop("$defs", {})
+    for key in ("$schema", "$id"):
+        document.pop(key, None)
+    names = {key: name + camel(key) for key in definitions}
+
+    def repoint(schema: Any) -> Any:
+        if isinstance(schema, list):
+            return [repoint(item) for item in schema]
+        if not isinstance(schema, dict):
+            return schema
+        target = schema.get("$ref", "")
+        if isinstance(target, str) and target.startswith("#/$defs/"):
+            return {**schema, "$ref": ref(names[target.removeprefix("#/$defs/")])["$ref"]}
+        return {key: repoint(value) for key, value in schema.items()}
+
+    components = {name: document} | {names[key]: s for key, s in definitions.items()}
+    return {
+        title: {**split_type_lists(repoint(schema)), "title": title}
+        for title, schema in components.items()
+    }
+
+
+def add_named(result: dict, components: dict[str, Schema]) -> None:
+    """Add components to the schema; a name already taken (by a serializer, or another
+    hook) is a generator warning, which CI's ``spectacular --fail-on-warn`` refuses."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for name in sorted(set(components) & set(schemas)):
+        warn(f"The component {name} is named twice: two different types would share it.")
+    schemas.update(components)
+
+
 def add_components(result: dict, generator, request, public) -> dict:
     """Postprocessing hook: the shared body schemas the views' annotations refer to."""
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(copy.deepcopy(COMPONENTS))
+    add_named(result, copy.deepcopy(COMPONENTS))
     return result
 
 
 def expand_rules_paths(result: dict, generator, request, public) -> dict:
     """Postprocessing hook: the generic rules route becomes one path per question, each
-    with that question's payload schema."""
+    with that question's payload schema. An object a game's payloads use more than once
+    becomes one component (``IactaCardEntry``)."""
     from rules_engine import catalogue
 
     paths = result.get("paths", {})
@@ -492,8 +662,15 @@ def expand_rules_paths(result: dict, generator, request, public) -> dict:
     if template is None:
         return result
     operation = template["post"]
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for game in catalogue()["games"]:
-        for question in game["questions"]:
+        questions = game["questions"]
+        payloads = name_repeated_objects(
+            [split_type_lists(_payload(question)) for question in questions],
+            schemas,
+            prefix=camel(game["game"]),
+        )
+        for question, payload in zip(questions, payloads, strict=True):
             concrete = copy.deepcopy(operation)
             concrete["operationId"] = f"rules_{game['game']}_{question['question']}".replace(
                 "-", "_"
@@ -503,9 +680,6 @@ def expand_rules_paths(result: dict, generator, request, public) -> dict:
             concrete["parameters"] = [
                 p for p in concrete.get("parameters", []) if p.get("in") != "path"
             ]
-            payload = {k: v for k, v in question["schema"].items() if k != "$schema"}
-            if "example" in question:
-                payload["examples"] = [question["example"]]
             concrete["requestBody"] = {
                 "required": True,
                 "content": {"application/json": {"schema": payload}},
@@ -513,3 +687,10 @@ def expand_rules_paths(result: dict, generator, request, public) -> dict:
             concrete["responses"].pop("404", None)
             paths[f"/api/v1/rules/{game['game']}/{question['question']}/"] = {"post": concrete}
     return result
+
+
+def _payload(question: dict) -> Schema:
+    payload = {k: v for k, v in question["schema"].items() if k != "$schema"}
+    if "example" in question:
+        payload["examples"] = [question["example"]]
+    return payload

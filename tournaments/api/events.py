@@ -685,8 +685,8 @@ class Players(APIView):
         responses=responses(
             {
                 200: (
-                    {"type": "object"},
-                    "`check_in`: `{checked_in: n}`; `pin`: `{registration, table_pin}`.",
+                    {"oneOf": [ref("CheckInCount"), ref("TablePinned")]},
+                    "`check_in`: how many were checked in; `pin`: the registration's table.",
                 ),
                 201: (
                     obj(
