@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from tournaments.models import Match
+from tournaments.models import Event, Match
 from web import outbound
 from webhooks import announcements as kinds
 
@@ -85,10 +85,10 @@ def _result_line(data: dict) -> str:
     }
 
 
-def _status_words(status: str) -> str:
-    """A match status as the pages word it ("Confirmed"), the code if unknown."""
+def _status_words(status: str, choices: type = Match.Status) -> str:
+    """A match's (or an event's) status as the pages word it ("Confirmed"), else the code."""
     try:
-        return str(Match.Status(status).label)
+        return str(choices(status).label)
     except ValueError:
         return status
 
@@ -125,7 +125,8 @@ def lines(payload: dict) -> list[str]:
         said = [_("The event has finished. Final standings:")]
         said += _standings_lines(data.get("standings", []))
     elif kind == kinds.EVENT_STATUS_CHANGED:
-        said = [_("The event is now %(status)s.") % {"status": data["status"]}]
+        status = _status_words(data["status"], Event.Status)
+        said = [_("The event is now %(status)s.") % {"status": status}]
     else:
         said = [_("Test message from Arbiter: this webhook works.")]
     return [head, *(_escape(line) for line in said)]

@@ -64,3 +64,10 @@ def test_only_discord_webhook_paths_are_discord():
     assert discord.is_discord("https://canary.discordapp.com/api/webhooks/1/abc")
     assert not discord.is_discord("https://discord.com/channels/1")
     assert not discord.is_discord("https://evildiscord.com/api/webhooks/1/abc")
+
+
+def test_an_event_status_reads_as_the_pages_word_it():
+    sent = discord.lines(
+        payload("event.status_changed", event={"id": 1, "name": "Open"}, status="registration")
+    )
+    assert sent[1] == "The event is now Open for registration."
