@@ -40,3 +40,22 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.prefix}…"
+
+
+class CalendarFeed(models.Model):
+    """An account's private calendar address (``accounts.calendar_feed``): its events,
+    for a calendar app to subscribe to without logging in.
+
+    The address carries a token made from ``secret`` with the site's key, and the row keeps
+    the token's SHA-256 to find it: a copy of the database alone holds no address that
+    works. A new secret (the player's "new address") makes the old address answer 404."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    secret = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.user} · calendar"

@@ -29,7 +29,7 @@ from judging.penalties import consequence_words
 from tournaments.event.local_time import wall_clock
 from tournaments.event.roles import JUDGE, ORGANISER, event_role_required
 from tournaments.models import Event, EventRole, Registration
-from web.spreadsheet import attachment, spreadsheet_cell
+from web.spreadsheet import attachment, csv_download, spreadsheet_cell
 
 CSV_COLUMNS = [
     "issued_at",
@@ -100,9 +100,7 @@ def _attachment(event: Event) -> str:
 @event_role_required(ORGANISER, JUDGE)
 def penalty_report_csv(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's penalties as CSV, UTF-8 with a BOM so Excel keeps names in any script."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = _attachment(event)
-    response.write("\ufeff")
+    response = csv_download(_attachment(event))
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS)
     writer.writerows(_report_rows(event))

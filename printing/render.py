@@ -27,6 +27,7 @@ from pypdf.generic import (
     DictionaryObject,
     IndirectObject,
     NameObject,
+    TextStringObject,
 )
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -76,14 +77,35 @@ def render_pdf(html: str) -> bytes:
 
 
 def join_pdfs(parts: list[bytes]) -> bytes:
-    """Chunks joined page by page, in order: pages are copied, never laid out again."""
+    """Chunks joined page by page, in order: pages are copied, never laid out again.
+
+    The joined file keeps the first chunk's title (WeasyPrint's, from the HTML <title>) and
+    language, and asks viewers to show the title instead of the file name: every chunk of
+    a document has the same head, and a file without them is "Untitled" in tabs and
+    screen readers."""
     writer = PdfWriter()
-    for part in parts:
-        for page in PdfReader(io.BytesIO(part)).pages:
+    for index, part in enumerate(parts):
+        reader = PdfReader(io.BytesIO(part))
+        if index == 0:
+            _keep_title(reader, writer)
+        for page in reader.pages:
             writer.add_page(page)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _keep_title(reader: PdfReader, writer: PdfWriter) -> None:
+    """``reader``'s title, author and language on ``writer``, the title shown by viewers."""
+    info = reader.metadata or {}
+    kept = {key: info[key] for key in ("/Title", "/Author", "/Creator") if info.get(key)}
+    if kept:
+        writer.add_metadata(kept)
+    language = reader.trailer["/Root"].get("/Lang")
+    if language:
+        writer.root_object[NameObject("/Lang")] = TextStringObject(str(language))
+    if "/Title" in kept:
+        writer.create_viewer_preferences().display_doctitle = True
 
 
 def stamp(content: bytes, backgrounds: list[bytes]) -> bytes:

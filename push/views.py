@@ -15,6 +15,9 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language, get_language_bidi
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from push import subscriptions
@@ -41,28 +44,51 @@ SHELL = (
 
 @require_GET
 def manifest(request: HttpRequest) -> HttpResponse:
-    """The web app manifest: a player adds Arbiter to the home screen from My match."""
+    """The web app manifest: a player adds Arbiter to the home screen from My match.
+
+    Written in the request's language (its description, ``lang`` and ``dir``), so it varies
+    on what picks the language. ``id`` is the start page, which browsers took as the app's
+    identity before it was named: apps already installed stay the same app. The 512-pixel
+    icon is also offered as maskable: its pips lie within the safe zone (the middle 80%
+    circle, scripts/make_icons.py) on a green that fills the square, so a launcher's mask
+    crops only background."""
+    start = reverse("tournaments:my_events")
     body = {
+        "id": start,
         "name": "Arbiter",
         "short_name": "Arbiter",
-        "description": "Your table, opponent and round clock; report the result.",
-        "start_url": reverse("tournaments:my_events"),
+        "description": _("Your table, opponent and round clock; report the result."),
+        "lang": get_language(),
+        "dir": "rtl" if get_language_bidi() else "ltr",
+        "start_url": start,
         "scope": "/",
         "display": "standalone",
         "background_color": "#ffffff",
         "theme_color": THEME,
         "icons": [
+            *(
+                {
+                    "src": static(f"icons/icon-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                    "purpose": "any",
+                }
+                for size in (192, 512)
+            ),
             {
-                "src": static(f"icons/icon-{size}.png"),
-                "sizes": f"{size}x{size}",
+                "src": static("icons/icon-512.png"),
+                "sizes": "512x512",
                 "type": "image/png",
-                "purpose": "any",
-            }
-            for size in (192, 512)
+                "purpose": "maskable",
+            },
         ],
     }
-    response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
+    response = HttpResponse(
+        json.dumps(body, indent=1, ensure_ascii=False),
+        content_type="application/manifest+json",
+    )
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 

@@ -8,15 +8,15 @@ import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.files.storage import default_storage
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pairing.series import METHODS, TIEBREAKERS, table_text
+from series import printing as series_printing
 from series import services
 from series.forms import MergeForm, SeriesForm, organised_events
 from series.models import Series
@@ -26,7 +26,7 @@ from tournaments.event.roles import ORGANISER, has_role
 from tournaments.models import EntryOffer, Event, Registration
 from web.errors import ServiceError
 from web.local_time import shown_zone_caption
-from web.spreadsheet import attachment, spreadsheet_cell
+from web.spreadsheet import attachment, csv_download, spreadsheet_cell
 
 CSV_COLUMNS = ["rank", "player", "name", "total", "events_played", "best_finish", "match_wins"]
 
@@ -70,17 +70,10 @@ def series_list(request: HttpRequest) -> HttpResponse:
 
 
 def _context(request: HttpRequest, table: SeriesTable) -> dict:
-    series = table.series
-    rows = [
-        {"row": row, "cells": [row.score_in(event.pk) for event in table.counted]}
-        for row in table.rows
-    ]
+    """The page's context: the print's (one table for both) and who may manage it."""
     return {
-        "series": series,
-        "table": table,
-        "rows": rows,
-        "rule_words": rule_words(series),
-        "may_manage": services.may_manage(request.user, series),
+        **series_printing.print_context(table),
+        "may_manage": services.may_manage(request.user, table.series),
     }
 
 
@@ -107,11 +100,9 @@ def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
     """One row a player: rank, total and each counted event's points (bracketed when
     not among the best N)."""
     table = series_table(_series_or_404(series_id))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(
-        table.series.name, f"series-{table.series.pk}", "-standings.csv"
+    response = csv_download(
+        attachment(table.series.name, f"series-{table.series.pk}", "-standings.csv")
     )
-    response.write("\ufeff")
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS + [event.name for event in table.counted])
     for row in table.rows:
@@ -141,21 +132,23 @@ def _cell_text(cell) -> str:
 
 
 def series_pdf(request: HttpRequest, series_id: int) -> HttpResponse:
-    """The standings on paper: a short document, rendered while the organiser waits."""
-    from printing.render import render_pdf
-
-    table = series_table(_series_or_404(series_id))
-    context = {
-        **_context(request, table),
-        "printed_at": timezone.now(),
-        "page_size": "A4 landscape" if len(table.counted) > 6 else "A4",
-    }
-    pdf = render_pdf(render_to_string("series/print.html", context, request=request))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = attachment(
-        table.series.name, f"series-{table.series.pk}", "-standings.pdf", disposition="inline"
+    """The standings on paper, rendered by a worker (``series.printing``): the file when it
+    is ready, else a page saying it is being prepared (202), or that it failed (503)."""
+    series = _series_or_404(series_id)
+    printed = series_printing.request_pdf(series)
+    if printed.state == "ready":
+        response = FileResponse(default_storage.open(printed.path), content_type="application/pdf")
+        response["Content-Disposition"] = attachment(
+            series.name, f"series-{series.pk}", "-standings.pdf", disposition="inline"
+        )
+        return response
+    failed = printed.state == series_printing.FAILED
+    return render(
+        request,
+        "series/print_waiting.html",
+        {"series": series, "failed": failed},
+        status=503 if failed else 202,
     )
-    return response
 
 
 @login_required

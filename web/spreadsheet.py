@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from django.http import HttpResponse
 from django.utils.text import slugify
 
 # A cell starting with one of these is run as a formula by spreadsheet programs.
@@ -27,3 +28,14 @@ def attachment(name: str, fallback: str, suffix: str, disposition: str = "attach
     if named != plain:
         header += f"; filename*=utf-8''{quote(named)}"
     return header
+
+
+def csv_download(disposition: str) -> HttpResponse:
+    """An empty CSV response for a spreadsheet program, ``disposition`` its
+    ``Content-Disposition`` (:func:`attachment`): UTF-8 starting with a byte-order mark,
+    without which Excel reads the file in the machine's legacy code page and garbles every
+    name outside ASCII."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = disposition
+    response.write("\ufeff")
+    return response

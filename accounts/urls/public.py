@@ -3,13 +3,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import language_views, views
+from accounts import calendar_views, language_views, views
 from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("confirm-email/<str:token>/", views.confirm_email, name="confirm_email"),
     path("language/", language_views.set_language, name="set_language"),  # the switcher
+    # A player's own events at a secret address (calendar apps cannot log in); any other
+    # token is a 404.
+    path("calendar/<str:token>.ics", calendar_views.my_calendar, name="my_calendar"),
     # Before Django's own: the reset request, rate-limited ...
     path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
     # ... and choosing the new password, which also ends the account's log-in lock-out.

@@ -113,6 +113,7 @@ def walk(make_world, organiser):
         # (label, who (None: signed out), viewport, path)
         ("login", None, PHONE, "/accounts/login/"),
         ("event", first.player_a.user, PHONE, f"{e}/"),
+        ("my events", first.player_a.user, PHONE, "/me/events/"),  # the calendar address
         ("pairings", None, PHONE, f"{e}/pairings/"),
         ("standings", None, PHONE, f"{e}/standings/"),
         ("organiser dashboard", world.organiser, DESKTOP, f"{e}/manage/"),
@@ -132,7 +133,7 @@ def walk(make_world, organiser):
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
     event_of_walk, walk = walk
-    assert len(walk) == 16  # the hall and My match twice each; the slips are the 17th
+    assert len(walk) == 17  # the hall and My match twice each; the slips are the 18th
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:

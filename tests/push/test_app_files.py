@@ -7,6 +7,7 @@ import json
 import pytest
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
+from django.utils import translation
 from PIL import Image
 from py_vapid import Vapid
 
@@ -31,6 +32,39 @@ def test_the_manifest_makes_arbiter_an_installable_app(client):
         assert served.status_code == 200
         image = Image.open(io.BytesIO(b"".join(served.streaming_content)))
         assert image.format == "PNG" and f"{image.width}x{image.height}" == size
+
+
+def test_the_manifest_names_its_app_and_offers_a_maskable_icon(client):
+    manifest = json.loads(client.get("/manifest.webmanifest").content)
+    # The start page: what browsers took as the identity of apps installed before the id.
+    assert manifest["id"] == manifest["start_url"] == "/me/events/"
+    (maskable,) = [icon for icon in manifest["icons"] if icon["purpose"] == "maskable"]
+    served = client.get(maskable["src"])
+    image = Image.open(io.BytesIO(b"".join(served.streaming_content))).convert("RGBA")
+    assert f"{image.width}x{image.height}" == maskable["sizes"]
+    # Safe for any mask: opaque to the corners, and everything but the background colour
+    # within the safe zone, the circle of 40% of the side around the centre.
+    width = image.width
+    background = image.getpixel((0, 0))
+    assert background[3] == 255
+    centre, safe = (width - 1) / 2, 0.4 * width
+    pixels = image.load()
+    for y in range(0, width, 2):
+        for x in range(0, width, 2):
+            if pixels[x, y] != background:
+                assert (x - centre) ** 2 + (y - centre) ** 2 <= safe**2, (x, y)
+
+
+@pytest.mark.parametrize(("accept", "lang"), [("ja", "ja"), ("de", "de"), ("en", "en")])
+def test_the_manifest_is_written_in_the_requests_language(client, accept, lang):
+    response = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE=accept)
+    manifest = json.loads(response.content)
+    assert (manifest["lang"], manifest["dir"]) == (lang, "ltr")
+    with translation.override(lang):
+        assert manifest["description"] == translation.gettext(
+            "Your table, opponent and round clock; report the result."
+        )
+    assert "Accept-Language" in response["Vary"] and "Cookie" in response["Vary"]
 
 
 def test_the_service_worker_is_served_for_the_whole_site(client):

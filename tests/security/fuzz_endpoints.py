@@ -26,6 +26,7 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from drf_spectacular.generators import SchemaGenerator
 
 from tests.security.test_access_table import admin_routes, site_urls
+from tournaments.once import FORM_FIELD
 
 BODY_METHODS = ("post", "put", "patch", "delete")
 # Fields nobody types: Django's CSRF token, and the log-in page's way back.
@@ -63,6 +64,9 @@ _READS = re.compile(
 _SUBSCRIPT = re.compile(r"\b(?:POST|GET|data)\[\s*[\"'](\w+)[\"']\s*\]")
 _FORM_CLASS = re.compile(r"\b([A-Z]\w*Form)\s*\(")
 _CALLS = re.compile(r"\b(_?[a-z]\w*)\s*\(")
+# A page's write answered once (tournaments/once.py: ``form_once``, or a helper named
+# ``..._once`` around it) reads the form's one-time token; ``api_once`` reads a header.
+_FORM_ONCE = re.compile(r"\b(?!api_once)\w+_once\s*\(")
 
 
 def _target(callback) -> Any:
@@ -98,6 +102,8 @@ def source_reads(callback) -> tuple[frozenset[str], frozenset[str], tuple[type, 
         line = whole[max(0, match.start() - 20) : match.end()]
         (query if "GET" in line or "query_params" in line else body).add(match.group(1))
     body.update(_SUBSCRIPT.findall(whole))
+    if _FORM_ONCE.search(whole):
+        body.add(FORM_FIELD)
     form_classes = []
     for found in (getattr(target, "form_class", None), *map(names.get, _FORM_CLASS.findall(whole))):
         if inspect.isclass(found) and issubclass(found, forms.BaseForm):

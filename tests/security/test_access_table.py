@@ -168,6 +168,10 @@ TABLE: dict[str, list[Case]] = {
     "password_reset_complete": [get(ALL_200)],
     # a user's own API token (engineer A): empty POST names the missing action
     "api_token": [get(LOGGED_IN), post(E("login", "302", "302", "302"))],
+    # A player's private calendar: "not-a-token" is nobody's, so it is not found for anyone.
+    "my_calendar": [get(E("404", "404", "404", "404"))],
+    # A new calendar address: an empty POST names the missing confirmation, changes nothing.
+    "new_calendar_address": [get(ALL_405), post(E("login", "302", "302", "302"))],
     # the language switcher: an empty POST names the missing language, for everyone
     "set_language": [get(ALL_405), post(E("400", "400", "400", "400"))],
     "api_schema": [get(ALL_200)],
@@ -230,6 +234,7 @@ TABLE: dict[str, list[Case]] = {
     ],
     "tournaments:summary": [get(ALL_200)],
     "tournaments:placings_csv": [get(ALL_200)],
+    "tournaments:event_calendar": [get(ALL_200)],
     "tournaments:bracket": [get(ALL_200)],
     "tournaments:projector": [get(ALL_200)],
     "tournaments:hall": [
@@ -370,7 +375,8 @@ TABLE: dict[str, list[Case]] = {
     "series:create": [get(LOGGED_IN), post(LOGGED_IN)],  # empty: the form, with its errors
     "series:detail": [get(ALL_200)],
     "series:csv": [get(ALL_200)],
-    "series:pdf": [get(ALL_200)],
+    # Rendered by a worker: the file (200), or "being prepared" (202) until a worker has it.
+    "series:pdf": [get(E("200|202", "200|202", "200|202", "200|202"))],
     # The event is still running: nobody has a series result yet.
     "series:player": [get(E("404", "404", "404", "404"))],
     "series:edit": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
@@ -591,6 +597,7 @@ DRAFT_ROUTES = [
     "tournaments:standings",
     "tournaments:summary",
     "tournaments:placings_csv",
+    "tournaments:event_calendar",
     "tournaments:bracket",
     "tournaments:projector",
     "tournaments:hall",

@@ -159,7 +159,9 @@ def test_the_placings_csv_keeps_ids_records_and_marks(client, finished):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    # UTF-8 with a byte-order mark, as the penalties and series CSVs: Excel reads it as UTF-8.
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert len(rows) == 10
     first, third = rows[0], rows[2]
     assert (first["place"], first["place_label"], first["top_cut"]) == ("1", "1st", "winner")
@@ -258,7 +260,9 @@ def test_a_disqualified_player_is_marked_and_placed_last(client, make_world, org
     Registration.objects.filter(pk=cheat.pk).update(disqualified=True)
     results_changed(event)  # as the disqualification's service does
     rows = list(
-        csv.DictReader(io.StringIO(client.get(f"/events/{event.pk}/placings.csv").content.decode()))
+        csv.DictReader(
+            io.StringIO(client.get(f"/events/{event.pk}/placings.csv").content.decode("utf-8-sig"))
+        )
     )
     assert (rows[-1]["name"], rows[-1]["status"], rows[-1]["place"]) == ("P01", "disqualified", "6")
     page = text(client.get(f"/events/{event.pk}/standings/"))

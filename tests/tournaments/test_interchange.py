@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -379,7 +380,8 @@ def test_export_then_import_gives_the_same_standings(event, organiser, judge):
         assert _standings(copied, {}) == expected
 
 
-def test_unfinished_matches_are_exported_pending_and_refused_on_import(event, organiser, judge):
+def test_a_mid_round_export_leaves_the_unfinished_round_out_and_imports(event, organiser, judge):
+    """Issue 32: a file exported while round 3 runs imports; it names what it left out."""
     build_site_event(event, organiser, judge)
     a, b, c, d = [r for r in event.registrations.all() if r.dropped_after_round is None][:4]
     r3 = Round.objects.create(event=event, number=3, status=Round.Status.RUNNING)
@@ -387,15 +389,50 @@ def test_unfinished_matches_are_exported_pending_and_refused_on_import(event, or
     _play(r3, c, d, ["a", "a"], table=2, status=Match.Status.REPORTED)  # not confirmed
     exported = export_event(event)
 
-    pending = exported["rounds"][2]["matches"]
-    assert pending[0]["games"] == [] and pending[0]["result"] == "pending"
-    assert pending[1]["games"] == [] and pending[1]["result"] == "pending"
+    assert [r["number"] for r in exported["rounds"]] == [1, 2]
+    assert exported["left_out"]["rounds"] == [3]
+    assert exported["left_out"]["reason"].startswith("Round 3 was not finished")
+    assert not any(m.get("result") for r in exported["rounds"] for m in r["matches"])
+    copied = import_event(exported, organiser)
+    assert list(copied.rounds.values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_pending_match_written_by_another_tool_is_refused_on_import(organiser):
+    document = small_document()
+    document["rounds"][1]["matches"][0] = {
+        "table": 1,
+        "players": ["p1", "p4"],
+        "games": [],
+        "result": "pending",
+    }
     before = row_counts()
-    problems = problems_of(exported, organiser)
-    assert len(problems) == 2
-    assert problems[0].startswith("rounds[2].matches[0].result: this match has no result yet")
-    assert "leave round 3 out of the file" in problems[0]
+    problems = problems_of(document, organiser)
+    assert len(problems) == 1
+    assert problems[0].startswith("rounds[1].matches[0].result: this match has no result yet")
+    assert "leave round 2 out of the file" in problems[0]
     assert row_counts() == before
+
+
+def test_a_swiss_round_beyond_the_files_count_is_refused_naming_it(organiser):
+    """A 4th Swiss round (here a 3rd, in a file of 2) would change the standings unseen."""
+    document = small_document()
+    extra = {
+        "number": 3,
+        "kind": "swiss",
+        "matches": [  # p2 dropped after round 2
+            {"table": 1, "players": ["p1", "p3"], "games": ["p1", "p1"]},
+            {"table": 2, "players": ["p4", "p5"], "games": ["p4", "p4"]},
+        ],
+    }
+    document["rounds"].insert(2, extra)
+    document["rounds"][3]["number"] = 4
+    problems = problems_of(document, organiser)
+    assert problems == [
+        "rounds[2]: round 3 is a Swiss round beyond the event's 2 (event.swiss_rounds): "
+        "raise event.swiss_rounds, or leave round 3 out of the file"
+    ]
+    document["event"]["swiss_rounds"] = 3  # as the file's own count says: imported
+    assert import_event(document, organiser).rounds.count() == 4
 
 
 def test_public_ids_never_collide(event, player):
@@ -762,9 +799,7 @@ def test_exported_events_fit_the_committed_schema(event, organiser, judge):
     exported = [export_event(e) for e in Event.objects.order_by("pk")]
 
     assert len(exported) >= 5
-    assert any(
-        m.get("result") == "pending" for d in exported for r in d["rounds"] for m in r["matches"]
-    )
+    assert any(d.get("left_out") == {"rounds": [3], "reason": ANY} for d in exported)
     for document in exported:
         assert [error.message for error in validator.iter_errors(document)] == []
         assert interchange_schema.schema_findings(document) == []

@@ -63,6 +63,8 @@ class EventExportView(APIView):
     """GET ``?event=<id>``: the event as an ``arbiter-event/1`` document.
 
     Organisers and judges of that event and superusers only: the file names every player.
+    Only finished rounds are written, so the file can always be imported; a round still
+    paired or running is named under ``left_out``, with the reason.
     """
 
     permission_classes = [IsAuthenticated]

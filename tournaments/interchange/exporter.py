@@ -15,8 +15,18 @@ from tournaments.record.match_games import MatchGames
 
 
 def export_event(event: Event) -> dict:
-    """The event as an ``arbiter-event/1`` document (three queries, whatever its size)."""
-    matches = list(Match.objects.filter(round__event=event))
+    """The event as an ``arbiter-event/1`` document (three queries, whatever its size).
+
+    Only finished (closed) rounds are written, so every export can be imported: a round
+    still paired or running has tables without a result, which import refuses. The rounds
+    left out are named under ``left_out``, with the reason; the file is the event as it
+    stood after its last finished round (drops after a later round wait for it)."""
+    every_round = list(Round.objects.filter(event=event).order_by("number"))
+    rounds = [r for r in every_round if r.status == Round.Status.CLOSED]
+    unfinished = [r.number for r in every_round if r.status != Round.Status.CLOSED]
+    last = rounds[-1].number if rounds else 0
+    kept = {r.pk for r in rounds}
+    matches = [m for m in Match.objects.filter(round__event=event) if m.round_id in kept]
     in_matches = {pk for m in matches for pk in (m.player_a_id, m.player_b_id) if pk}
     registrations = [
         r
@@ -27,8 +37,7 @@ def export_event(event: Event) -> dict:
     by_round: dict[int, list[Match]] = {}
     for match in matches:
         by_round.setdefault(match.round_id, []).append(match)
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
-    return {
+    document = {
         "format": FORMAT,
         "event": _export_event_fields(event),
         "players": [_export_player(r, ids) for r in registrations],
@@ -36,9 +45,25 @@ def export_event(event: Event) -> dict:
         "drops": [
             {"player": ids[r.pk], "after_round": r.dropped_after_round}
             for r in registrations
-            if r.dropped_after_round is not None
+            if r.dropped_after_round is not None and r.dropped_after_round <= last
         ],
     }
+    if unfinished:
+        document["left_out"] = {"rounds": unfinished, "reason": _left_out_reason(unfinished)}
+    return document
+
+
+def _left_out_reason(numbers: list[int]) -> str:
+    rounds = ", ".join(str(n) for n in numbers)
+    return (
+        f"Round {rounds} was not finished when the file was written: its tables had no "
+        "result yet, so it is left out, and the file is the event after its last finished "
+        "round. Export again after closing it to include it."
+        if len(numbers) == 1
+        else f"Rounds {rounds} were not finished when the file was written: their tables "
+        "had no result yet, so they are left out, and the file is the event after its last "
+        "finished round. Export again after closing them to include them."
+    )
 
 
 def public_ids(registrations: list[Registration]) -> dict[int, str]:

@@ -1,8 +1,9 @@
 """The rules of ``arbiter-event/1`` that a JSON Schema cannot state, because they relate
 one part of the file to another: ids that must exist (in ``players``, in the match),
-ids used once, rounds numbered in order with the top cut last, nobody seated twice in a
-round or before joining or after dropping, a table used once a round, a winner in every
-top-cut match, and no unfinished match.
+ids used once, rounds numbered in order with the top cut last and no Swiss round beyond
+``event.swiss_rounds``, nobody seated twice in a round or before joining or after
+dropping, a table used once a round, a winner in every top-cut match, and no unfinished
+match.
 
 They run on documents the schema may have refused too, so that one pass lists every
 problem: a part of the wrong shape is skipped here (the schema has said what is wrong
@@ -93,7 +94,10 @@ class _Rules:
             usable = joined is not None and 1 <= joined <= last_join
             self.joined[key] = joined if usable else 1
 
-    def rounds(self, items: list) -> None:
+    def rounds(self, items: list, swiss_rounds: int | None = None) -> None:
+        """Numbered in order, the top cut last, and no more Swiss rounds than the file's
+        ``event.swiss_rounds`` (when it gives one): a 4th Swiss round in an event of 3 would
+        change its standings without anyone having played it as planned."""
         top_cut_started = False
         for index, item in enumerate(items):
             if not _is_object(item):
@@ -109,6 +113,13 @@ class _Rules:
             kind = item.get("kind", Round.Kind.SWISS)
             if kind == Round.Kind.SWISS and top_cut_started:
                 self.add((*where, "kind"), "a Swiss round cannot follow the top cut")
+            if kind == Round.Kind.SWISS and swiss_rounds and index + 1 > swiss_rounds:
+                self.add(
+                    where,
+                    f"round {index + 1} is a Swiss round beyond the event's {swiss_rounds} "
+                    f"(event.swiss_rounds): raise event.swiss_rounds, or leave round "
+                    f"{index + 1} out of the file",
+                )
             top_cut_started = top_cut_started or kind == Round.Kind.TOP_CUT
             self.matches(_items(item.get("matches")), where, index + 1, kind == Round.Kind.TOP_CUT)
 
@@ -238,7 +249,9 @@ def rule_findings(document: dict[str, Any]) -> list[Finding]:
     rules = _Rules(document)
     rules.time_zone(document.get("event"))
     rules.players(_items(document.get("players")))
-    rules.rounds(_items(document.get("rounds")))
+    event = document.get("event")
+    swiss_rounds = whole_number(event.get("swiss_rounds")) if _is_object(event) else None
+    rules.rounds(_items(document.get("rounds")), swiss_rounds)
     rules.drops(_items(document.get("drops")))
     rules.seated_in_time()
     return rules.findings

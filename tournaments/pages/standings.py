@@ -37,7 +37,7 @@ from tournaments.record.placings import EventPlacings, event_placings
 from tournaments.record.standings import standings_rows, table_key
 from web.errors import ServiceError
 from web.inputs import whole_number
-from web.spreadsheet import attachment, spreadsheet_cell
+from web.spreadsheet import attachment, csv_download, spreadsheet_cell
 
 MAX_QUERY = 100
 
@@ -249,8 +249,7 @@ def placings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     """The placings as CSV, one row a player, ids kept (exports name players by id too)."""
     event = visible_event_or_404(request.user, event_id)
     placings = event_placings(event)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(event.name, f"event-{event.pk}", "-placings.csv")
+    response = csv_download(attachment(event.name, f"event-{event.pk}", "-placings.csv"))
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS)
     for row in placings.rows:

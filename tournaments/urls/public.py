@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.pages import hall, public_events, public_rounds, standings
+from tournaments.pages import calendar_feeds, hall, public_events, public_rounds, standings
 
 urlpatterns = [
     path("events/", public_events.event_list, name="events"),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("events/<int:event_id>/standings/", standings.standings, name="standings"),
     path("events/<int:event_id>/summary/", standings.summary, name="summary"),
     path("events/<int:event_id>/placings.csv", standings.placings_csv, name="placings_csv"),
+    path(
+        "events/<int:event_id>/calendar.ics", calendar_feeds.event_calendar, name="event_calendar"
+    ),
     path("events/<int:event_id>/bracket/", public_rounds.bracket_page, name="bracket"),
     path("events/<int:event_id>/projector/", public_rounds.projector, name="projector"),
     path("events/<int:event_id>/hall/", hall.hall_page, name="hall"),
