@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "live",
     "push",
     "backups",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -138,6 +139,14 @@ WEBPUSH_ALLOWED_HOSTS = e.env_list(
 # Every request to an address a user supplied goes through web.outbound: public addresses
 # only. host:port entries listed here (a self-hosted push service) may be private too.
 OUTBOUND_TRUSTED_PRIVATE = e.outbound_trusted_private(ENV)
+
+# Outgoing webhooks (webhooks/, docs/webhooks.md): attempts per delivery, the first retry's
+# delay (each next one 4 times longer), failed deliveries in a row that turn a webhook off,
+# and the hosts whose /api/webhooks/ URLs get Discord's message format.
+WEBHOOK_MAX_ATTEMPTS = e.env_int(ENV, "WEBHOOK_MAX_ATTEMPTS", 6)
+WEBHOOK_RETRY_BASE_SECONDS = e.env_int(ENV, "WEBHOOK_RETRY_BASE_SECONDS", 30)
+WEBHOOK_DISABLE_AFTER = e.env_int(ENV, "WEBHOOK_DISABLE_AFTER", 5)
+WEBHOOK_DISCORD_HOSTS = ["discord.com", "discordapp.com"]
 
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"

@@ -35,4 +35,5 @@ urlpatterns = [
     path("", include("printing.urls")),
     path("", include("series.urls")),
     path("", include("push.urls")),
+    path("", include("webhooks.urls")),
 ]

@@ -96,6 +96,7 @@ APPS = (
     "series",
     "tournaments",
     "web",
+    "webhooks",
 )
 TEMPLATE_SUFFIXES = (".html", ".txt")
 TEXT_SUFFIXES = (".txt",)  # plain-text templates: e-mails

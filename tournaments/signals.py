@@ -4,8 +4,8 @@ These are the event's domain signals (docs/architecture.md, "Signals"). Each is 
 constant below whose docstring says when it fires, who sends it and its keyword
 arguments. Side effects of a change are listeners in their own app's ``ready()``: live
 notices (``live.listeners``), Web Push (``push.listeners``), round-close backups
-(``backups.listeners``), and in a later issue webhooks. Nothing in ``tournaments``
-imports them.
+(``backups.listeners``), outgoing webhooks (``webhooks.listeners``). Nothing in
+``tournaments`` imports them.
 
 Every signal is sent once per change after it commits (never for a rolled-back one):
 the services send theirs with :func:`send_on_commit` from the one function that makes

@@ -29,6 +29,7 @@ from tournaments.clock import extensions as clock
 from tournaments.event import entry_offers
 from tournaments.event.services import add_late_entry
 from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
+from webhooks.models import Delivery, Subscription
 
 # Card names no page prints unless it shows that player's decklist.
 PAT_MAIN, PAT_SIDE = "Quillmark Vesper", "Saffron Lattice"
@@ -69,6 +70,8 @@ class World:
     card: Card
     judge_grant: EventRole
     series: Series  # the organiser's, of ``event``
+    webhook: Subscription  # the organiser's, of ``event``
+    webhook_delivery: Delivery  # one logged delivery of ``webhook``
     foreign: dict[str, int]  # ids of another event's objects (organised by otto)
 
     def user(self, role: str) -> User | None:
@@ -111,6 +114,22 @@ def _opponent(match: Match, registration: Registration) -> Registration:
     return match.player_b if match.player_a_id == registration.pk else match.player_a
 
 
+def _webhook(owner: User, event: Event) -> Delivery:
+    """A webhook of ``event`` with one delivery logged (written as rows: the URL is never
+    sent to, so it need not resolve)."""
+    hook = Subscription.objects.create(
+        owner=owner, event=event, url="https://example.org/hooks", secret="whsec_c2VjcmV0"
+    )
+    return Delivery.objects.create(
+        subscription=hook,
+        message_id=f"msg_security_{event.pk}",
+        kind="webhook.test",
+        payload={"type": "webhook.test", "data": {}},
+        outcome=Delivery.Outcome.DELIVERED,
+        attempts=1,
+    )
+
+
 def _foreign_event(outsider: User) -> dict[str, int]:
     """Another running event, none of the four roles' business: the ids of its objects,
     keyed by the path parameter they would fill."""
@@ -119,7 +138,10 @@ def _foreign_event(outsider: User) -> dict[str, int]:
     grant = EventRole.objects.get(event=event, role=EventRole.Role.JUDGE)
     match = world.table(1)
     _decklist(registrations[0], "Ember Tithe", "Ember Tithe")
+    delivery = _webhook(outsider, event)
     return {
+        "webhook_id": delivery.subscription_id,
+        "delivery_id": delivery.pk,
         "match_id": match.pk,
         "registration_id": registrations[0].pk,
         "who": registrations[0].pk,
@@ -196,6 +218,7 @@ def build_world() -> World:
     _decklist(draft_registration, "Ember Tithe", "Ember Tithe")
     Event.objects.filter(pk=draft.pk).update(status=Event.Status.DRAFT)
     draft.refresh_from_db()
+    delivery = _webhook(organiser, event)
     return World(
         organiser=organiser,
         judge=judge,
@@ -221,6 +244,8 @@ def build_world() -> World:
         card=Card.objects.get(name=PAT_MAIN),
         judge_grant=grant,
         series=create_series(organiser, [event], name="Security League", placing_points="1: 3"),
+        webhook=delivery.subscription,
+        webhook_delivery=delivery,
         foreign=_foreign_event(outsider),
     )
 

@@ -95,6 +95,8 @@ def default_params(w: World) -> dict[str, object]:
         "grant_id": w.judge_grant.pk,
         "card_id": w.card.pk,
         "series_id": w.series.pk,
+        "webhook_id": w.webhook.pk,
+        "delivery_id": w.webhook_delivery.pk,
         "offer_id": w.foreign["offer_id"],  # otto's walk-in, offered to pat
         "player": f"u{w.player.pk}",
         "game": "iacta",
@@ -421,6 +423,21 @@ TABLE: dict[str, list[Case]] = {
     "printing:request": [get(ALL_405), post(STAFF_FORM)],
     "printing:job": [get(STAFF_PAGE)],
     "printing:download": [get(STAFF_PAGE)],
+    # --- webhooks: the event's organisers (the API: organisers of its event or series)
+    "webhooks:event": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],  # no url: a message
+    # "replay" with no delivery named: the page says so, nothing is sent.
+    "webhooks:action": [get(ALL_405), post(ORGANISER_FORM, params={"action": "replay"})],
+    # Any account lists the webhooks it may see; an empty body names no event (400).
+    "webhooks:api_list": [
+        get(E("401/403", "200", "200", "200")),
+        post(E("401/403", "400", "400", "400")),
+    ],
+    "webhooks:api_detail": [
+        get(E("401/403", "403", "403", "200")),
+        Case("patch", E("401/403", "403", "403", "200")),  # nothing sent: nothing changes
+    ],
+    "webhooks:api_deliveries": [get(E("401/403", "403", "403", "200"))],
+    "webhooks:api_replay": [get(API_LOGGED_IN_ONLY), post(E("401/403", "403", "403", "202"))],
 }
 
 CASES = [
@@ -560,6 +577,8 @@ FOREIGN_PARAMS = {
     "check_id",
     "job_id",
     "offer_id",
+    "webhook_id",
+    "delivery_id",
 }
 
 
