@@ -33,9 +33,6 @@ from django.db import close_old_connections
 from accounts.tokens import issue_token
 from arbiter.wsgi import application
 from tests.conftest import make_user
-from tournaments.event import services
-from tournaments.models import Event
-from tournaments.rounds import services as rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -150,20 +147,10 @@ def body(operation: ModuleType, values: dict) -> Any:
     return model.from_dict(values)
 
 
-def create_and_publish(api: Api, staff: Any, organiser) -> int:
+def create_and_publish(api: Api, staff: Any) -> int:
     """The event, open for registration, by its organiser's token."""
     create = api.operation_at("post", "/api/v1/events/")
-    if create is None:
-        # Until the API creates events (POST /api/v1/events/ and PATCH for publishing, issue
-        # 32's organiser operations), the service does; once they exist the branch above runs.
-        event = services.create_event(
-            organiser,
-            name="Generated Client Open",
-            game="iacta",
-            swiss_rounds=SWISS_ROUNDS,
-            status=Event.Status.REGISTRATION,
-        )
-        return event.pk
+    assert create is not None, "the schema has no operation creating an event"
     fields = {"name": "Generated Client Open", "game": "iacta", "swiss_rounds": SWISS_ROUNDS}
     fields["decklist_policy"] = "none"  # no decklists here: pairing round 1 need not ask
     created = call(create, 201, client=staff, body=body(create, fields))
@@ -180,13 +167,9 @@ def create_and_publish(api: Api, staff: Any, organiser) -> int:
     return created.id
 
 
-def finish(api: Api, staff: Any, organiser, event_id: int) -> None:
+def finish(api: Api, staff: Any, event_id: int) -> None:
     operation = api.operation_at("post", "/api/v1/events/{event_id}/finish/")
-    if operation is None:
-        # Until POST /api/v1/events/{event_id}/finish/ exists (issue 32's organiser
-        # operations), the service finishes the event.
-        rounds.finish_event(Event.objects.get(pk=event_id), organiser)
-        return
+    assert operation is not None, "the schema has no operation finishing an event"
     call(operation, 200, event_id=event_id, client=staff)
 
 
@@ -233,7 +216,7 @@ def standings(api: Api, staff: Any, event_id: int) -> list[tuple]:
 def run_event(api: Api) -> None:
     organiser = make_user("olive", first_name="Olive")
     staff = api.client_for(organiser)
-    event_id = create_and_publish(api, staff, organiser)
+    event_id = create_and_publish(api, staff)
 
     players: dict[int, Any] = {}
     for name in NAMES:
@@ -250,7 +233,7 @@ def run_event(api: Api) -> None:
 
     for number in range(1, SWISS_ROUNDS + 1):
         play_round(api, staff, players, event_id, number)
-    finish(api, staff, organiser, event_id)
+    finish(api, staff, event_id)
     event = call(api.operation("event_detail"), 200, event_id=event_id, client=staff)
     assert event.status == "finished"
     table = standings(api, staff, event_id)
