@@ -143,6 +143,53 @@ class Event(models.Model):
         default=new_seed,
         help_text=_lazy("Seeds every pairing draw, so any pairing can be replayed."),
     )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="flights",
+        help_text=_lazy("The main event this Day 1 flight feeds: its Day 2 and top cut."),
+    )
+    flight_name = models.CharField(
+        max_length=40, blank=True, help_text=_lazy('The flight\'s short name ("A", "Saturday").')
+    )
+    gate_points = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_lazy("Day 2: every player with at least this many match points after Day 1."),
+    )
+    gate_top = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_lazy(
+            "Day 2: the top this many players of the merged Day 1 standings. With points "
+            "too: whichever lets more players through."
+        ),
+    )
+    gate_ties = models.CharField(
+        max_length=12,
+        choices=[
+            ("tiebreakers", _lazy("Tiebreakers decide the last places")),
+            ("points", _lazy("Everyone on the last place's points goes through")),
+        ],
+        default="tiebreakers",
+        help_text=_lazy("Who goes through when players tie on points at the top-N boundary."),
+    )
+    gate_applied_at = models.DateTimeField(null=True, blank=True, editable=False)
+    first_round_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_lazy("When round 1 is planned to start: the schedule counts from it."),
+    )
+    break_minutes = models.PositiveSmallIntegerField(
+        default=10, help_text=_lazy("Planned minutes between the end of a round and the next.")
+    )
+    plan_table = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text=_lazy("The table that recommends rounds and cut; empty: the game's default."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -267,6 +314,19 @@ class Registration(models.Model):
         help_text=_lazy(
             "The player's short number in this event (#1, #2, … in registration order)."
         ),
+    )
+    awarded_byes = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=_lazy("Byes awarded before round 1 (0-3): a won round each, without a match."),
+    )
+    carried_from = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="carried_to",
+        editable=False,
+        help_text=_lazy("The Day 1 flight entry this Day 2 entry carries on."),
     )
 
     class Meta:
@@ -401,6 +461,32 @@ class EntryOffer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration} → {self.username} ({self.state})"
+
+
+class AvoidPair(models.Model):
+    """Two players the organiser's policy keeps apart in Swiss (family, teammates):
+    the engine avoids the pair as it avoids a rematch."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="avoid_pairs")
+    first = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=200, blank=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "first", "second"], name="one_avoid_pair"),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="avoid_pair_ordered"
+            ),
+        ]
+        ordering = ["added_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} / {self.second_id} ({self.event_id})"
 
 
 class Round(models.Model):
