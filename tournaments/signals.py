@@ -128,6 +128,14 @@ Keyword arguments: ``event_id`` and ``user_id`` (ints). Sender: ``Registration``
 when only the entry's status changes (waiting list, drop): it is still that account's.
 """
 
+gate_applied = Signal()
+"""The gate from Day 1 to Day 2 was applied: the main event has its Day 2 players, and
+every Day 1 player their decision.
+
+Keyword arguments: ``event_id`` (the main event's id) and ``through`` (ints: how many
+went through). Sender: ``Event``. Sent by ``tournaments.event.phases.apply_gate``.
+"""
+
 event_status_changed = Signal()
 """An event's status changed, moving back to draft included.
 

@@ -436,6 +436,44 @@ def pin_table(event: Event, registration: Registration, table: int | None, actor
     return registration
 
 
+MAX_AWARDED_BYES = 3
+
+
+def awarded_byes_rule() -> str:
+    return _("Awarded byes are a whole number from 0 to %(most)s.") % {"most": MAX_AWARDED_BYES}
+
+
+@transaction.atomic
+def award_byes(event: Event, registration: Registration, byes: int, actor) -> Registration:
+    """Give a player 0-3 byes before round 1 (invitations for ranked players); logged.
+
+    Each is a won round without a match, in rounds 1, 2, 3: refused once round 1 is
+    paired, since a bye can no longer be given in a round already paired."""
+    if isinstance(byes, bool) or not isinstance(byes, int) or not 0 <= byes <= MAX_AWARDED_BYES:
+        raise ServiceError(awarded_byes_rule(), field="byes")
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.rounds.exists():
+        raise ServiceError(
+            _("Byes are awarded before round 1 is paired: round 1 is paired."), field="byes"
+        )
+    registration = (
+        Registration.objects.select_for_update().filter(pk=registration.pk, event=event).first()
+    )
+    if registration is None:
+        raise ServiceError(_("No such registration in this event."), field="registration")
+    if registration.awarded_byes == byes:
+        return registration
+    registration.awarded_byes = byes
+    registration.save(update_fields=["awarded_byes"])
+    EventLog.objects.create(
+        event=event,
+        actor=actor,
+        action="byes",
+        data={"player": registration.display_name, "byes": byes},
+    )
+    return registration
+
+
 @transaction.atomic
 def merge_accounts(duplicate, kept, actor) -> int:
     """Every entry of ``duplicate`` (a second account of one person) moves to ``kept``.

@@ -109,6 +109,7 @@ def _dashboard_players(request: HttpRequest, event: Event, current: Round | None
     return {
         "players": players,
         "players_hint": event_state.players_empty_hint(event),
+        "byes_open": current is None,
         **dashboard_lists.player_counts(event),
     }
 
@@ -344,6 +345,28 @@ def pin_table(request: HttpRequest, event: Event, registration_id: int) -> HttpR
             return False
         messages.success(
             request, _("%(player)s: table pin saved.") % {"player": registration.display_name}
+        )
+        return True
+
+    return back_to_dashboard_once(request, event, act)
+
+
+@require_POST
+@event_role_required(ORGANISER)
+def award_byes(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+
+    def act() -> bool:
+        fields = Reader(request.POST)
+        byes = fields.integer("byes", required=False, message=services.awarded_byes_rule())
+        try:
+            fields.check()
+            services.award_byes(event, registration, byes or 0, request.user)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return False
+        messages.success(
+            request, _("%(player)s: awarded byes saved.") % {"player": registration.display_name}
         )
         return True
 

@@ -14,7 +14,7 @@ This module is the only one that turns rows into the pure modules' input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
@@ -102,6 +102,10 @@ class EventHistory:
     registrations: list[Registration] | list[Entry]
     swiss_rounds: list[int]
     results: list[dict[str, Any]]
+    # A main event's Day 1 players who play no Day 2 here (all of them before the gate):
+    # their records count (as opponents, in the standings), they are never paired here.
+    day1_only: list[Entry] = field(default_factory=list)
+    gate_applied: bool = False
 
     @classmethod
     def read(cls, event: Event, plain: bool = False) -> EventHistory:
@@ -125,11 +129,14 @@ class EventHistory:
         public = {r.pk: r.public_id for r in registrations}
         played = [_result(_PlayedMatch(*row), numbers[row[0]], public) for row in matches]
         missed = _missed_rounds(registrations, sorted(numbers.values()))
+        day1 = _Day1.read(event)
         return cls(
             event=event,
             registrations=registrations,
-            swiss_rounds=sorted(numbers.values()),
-            results=missed + [entry for entry in played if entry is not None],
+            swiss_rounds=sorted(set(numbers.values()) | set(day1.numbers)),
+            results=day1.results + missed + [entry for entry in played if entry is not None],
+            day1_only=day1.not_carried,
+            gate_applied=event.gate_applied_at is not None,
         )
 
     def active_in(self, round_number: int) -> list[Registration]:
@@ -148,7 +155,7 @@ class EventHistory:
                 "dropped": _dropped_by(r, through_round),
                 "disqualified": r.disqualified,
             }
-            for r in self.registrations
+            for r in [*self.registrations, *self.day1_only]
             if r.status != Registration.Status.WAITLISTED
         ]
         matches = [
@@ -169,10 +176,12 @@ class EventHistory:
             tiebreakers=event.tiebreakers or DEFAULT_TIEBREAKERS,
         )
         registration_of = {p["id"]: p["registration"] for p in players}
-        labels = player_labels(self.registrations)
+        labels = player_labels([*self.registrations, *self.day1_only])
         for row in rows:
             row["registration"] = registration_of[row["player"]]
             row["label"] = labels[row["registration"]]
+        if self.gate_applied:
+            rows = _day2_first(rows, {r.public_id for r in self.registrations})
         return rows
 
     def public_rows(self) -> list[dict[str, Any]]:
@@ -227,6 +236,61 @@ def standings_rows(event: Event, through_round: int | None = None) -> list[dict[
 def public_rows(event: Event) -> list[dict[str, Any]]:
     """The event's standings exactly as the contract shows them."""
     return EventHistory.read(event).public_rows()
+
+
+def _day2_first(rows: list[dict[str, Any]], day2: set[str]) -> list[dict[str, Any]]:
+    """After the gate every Day 2 player places above every player who stayed on Day 1
+    (each group in its standings order), and each row says which it is (``day2``)."""
+    ordered = [row for row in rows if row["player"] in day2]
+    ordered += [row for row in rows if row["player"] not in day2]
+    for rank, row in enumerate(ordered, start=1):
+        row["rank"] = rank
+        row["day2"] = row["player"] in day2
+    return ordered
+
+
+@dataclass(frozen=True)
+class _Day1:
+    """A main event's Day 1, read from its flights: their Swiss results (by the flight
+    entries' public ids, which the carried Day 2 entries keep) and the entries that were
+    not carried into Day 2."""
+
+    numbers: list[int]
+    results: list[dict[str, Any]]
+    not_carried: list[Entry]
+
+    @classmethod
+    def read(cls, event: Event) -> _Day1:
+        """Three queries when ``event`` has flights; one when it has none."""
+        flights = list(Event.objects.filter(parent_id=event.pk).values_list("pk", flat=True))
+        if not flights:
+            return cls([], [], [])
+        entries = (
+            Registration.objects.filter(event_id__in=flights)
+            .order_by("event_id", "registered_at", "pk")
+            .values_list(*Entry.COLUMNS, "carried_to")
+        )
+        everyone, not_carried = [], []
+        for *row, carried_to in entries:
+            entry = Entry.of(*row)
+            everyone.append(entry)
+            if carried_to is None:
+                not_carried.append(entry)
+        numbers = dict(
+            Round.objects.filter(event_id__in=flights, kind=Round.Kind.SWISS).values_list(
+                "pk", "number"
+            )
+        )
+        matches = (
+            Match.objects.filter(round__in=list(numbers))
+            .order_by("round__number", "round__event_id", "table")
+            .values_list(*_PlayedMatch._fields)
+        )
+        public = {r.pk: r.public_id for r in everyone}
+        played = [_result(_PlayedMatch(*row), numbers[row[0]], public) for row in matches]
+        missed = _missed_rounds(everyone, sorted(set(numbers.values())))
+        results = missed + [entry for entry in played if entry is not None]
+        return cls(sorted(set(numbers.values())), results, not_carried)
 
 
 def _dropped_by(registration: Registration | Entry, through_round: int | None) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import get_language
 
 from tournaments.models import Event
@@ -35,7 +35,10 @@ def results_changed(event: Event | int) -> None:
     rows are seen together.
     """
     event_id = event if isinstance(event, int) else event.pk
-    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+    # A flight's results are its main event's Day 1: both sets of standings move.
+    Event.objects.filter(Q(pk=event_id) | Q(flights=event_id)).update(
+        results_version=F("results_version") + 1
+    )
 
 
 def cache_key(event: Event) -> str:

@@ -17,6 +17,7 @@ from pairing import bracket, swiss
 from tournaments import signals
 from tournaments.event import check_in as check_in_state
 from tournaments.event import next_step as event_state
+from tournaments.event import phases
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.record.history import EventHistory, round_winners
 from tournaments.record.match_games import MatchGames
@@ -35,7 +36,7 @@ def _locked(event: Event) -> Event:
 def _next_swiss_number(event: Event) -> int:
     last = latest_round(event)
     if last is None:
-        return 1
+        return _first_swiss_number(event)
     if last.status != Round.Status.CLOSED:
         raise ServiceError(
             _("Round %(round)s is not closed yet: enter its missing results and close it first.")
@@ -49,6 +50,18 @@ def _next_swiss_number(event: Event) -> int:
             % {"count": swiss_round_count(event)}
         )
     return last.number + 1
+
+
+def _first_swiss_number(event: Event) -> int:
+    """Round 1; for a main event with flights, the round after Day 1, once the gate is
+    applied (its players carry their Day 1 record and history)."""
+    if not event.flights.exists():
+        return 1
+    if event.gate_applied_at is None:
+        raise ServiceError(
+            _("Day 2 starts after the gate: play every flight's rounds, then apply the gate.")
+        )
+    return phases.day1_rounds(event) + 1
 
 
 def _seed_for(event: Event, number: int, attempt: int) -> int:
@@ -175,9 +188,11 @@ def pair_next_round(
 
 def _pair_into(round_: Round, history: EventHistory) -> None:
     """Pair ``round_`` from the history read before it (earlier rounds only count)."""
-    players = history.swiss_players(round_.number)
-    result = swiss.pair(players, round_.number, round_.seed)
     registrations = {r.public_id: r for r in history.active_in(round_.number)}
+    awarded = [r for r in registrations.values() if has_awarded_bye(r, round_.number)]
+    skipped = {r.public_id for r in awarded}
+    players = [p for p in history.swiss_players(round_.number) if p.id not in skipped]
+    result = swiss.pair(players, round_.number, round_.seed)
     name = pairing_notes.namer(registrations, round_.event.registrations.select_related("user"))
     explanations = {
         item.pair: pairing_notes.pair_note_text(item.notes, item.pair, name)
@@ -205,10 +220,30 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
             games=MatchGames.bye(bye.pk).stored(),
             status=Match.Status.CONFIRMED,
         )
-    round_.pairing_stats = result.stats
+    Match.objects.bulk_create(
+        Match(
+            round=round_,
+            table=None,
+            player_a=player,
+            is_bye=True,
+            games=MatchGames.bye(player.pk).stored(),
+            status=Match.Status.CONFIRMED,
+            explanation=_("Awarded bye (%(number)s of %(count)s)")
+            % {"number": round_.number, "count": player.awarded_byes},
+        )
+        for player in awarded
+    )
+    round_.pairing_stats = (
+        {**result.stats, "awarded_byes": len(awarded)} if awarded else result.stats
+    )
     round_.bye_reason = pairing_notes.bye_note_text(result.bye_note, name)
     round_.save(update_fields=["pairing_stats", "bye_reason"])
     results_changed(round_.event_id)  # a bye is a win, and a new round a loss for latecomers
+
+
+def has_awarded_bye(registration: Registration, round_number: int) -> bool:
+    """Awarded byes are the first rounds: a player with 2 has a bye in rounds 1 and 2."""
+    return round_number <= registration.awarded_byes
 
 
 def _apply_table_pins(pairs: list[tuple[Registration, Registration]]):

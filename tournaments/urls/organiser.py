@@ -26,6 +26,11 @@ urlpatterns = [
         name="pin_table",
     ),
     path(
+        "events/<int:event_id>/players/<int:registration_id>/byes/",
+        organiser_rounds.award_byes,
+        name="award_byes",
+    ),
+    path(
         "events/<int:event_id>/decklist-reminders/",
         organiser_rounds.remind_decklists,
         name="remind_decklists",
