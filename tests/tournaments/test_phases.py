@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from pairing.gate import GateRule, apply_gate as decide_gate
+from pairing.gate import GateRule
+from pairing.gate import apply_gate as decide_gate
 from tests.conftest import make_user, refused
 from tournaments.event import phases, services
 from tournaments.models import Event, EventLog, Registration, Round
@@ -99,9 +100,7 @@ def test_two_flights_feed_day2_by_the_gate_and_the_cut_seeds_from_the_final_swis
     for row in final[: len(expected)]:
         assert sum(int(x) for x in row["record"].split("-")) == 7
     cut = rounds.start_top_cut(main, organiser)
-    seeds = [
-        m.player_a.public_id for m in cut.matches.order_by("table").select_related("player_a")
-    ]
+    seeds = [m.player_a.public_id for m in cut.matches.order_by("table").select_related("player_a")]
     assert seeds[0] == final[0]["player"]
 
 
