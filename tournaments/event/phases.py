@@ -150,14 +150,18 @@ def _gate_problems(points: Any, top: Any, ties: Any) -> list[FieldError]:
     problems = []
     if points is None and top is None:
         problems.append(
-            FieldError("gate_points", _("Give the points, the top N, or both, for Day 2."))
+            FieldError(
+                field="gate_points", message=_("Give the points, the top N, or both, for Day 2.")
+            )
         )
     if points is not None and (not isinstance(points, int) or points < 0):
-        problems.append(FieldError("gate_points", _("The points must be 0 or more.")))
+        problems.append(FieldError(field="gate_points", message=_("The points must be 0 or more.")))
     if top is not None and (not isinstance(top, int) or top < 1):
-        problems.append(FieldError("gate_top", _("The top N must be 1 or more.")))
+        problems.append(FieldError(field="gate_top", message=_("The top N must be 1 or more.")))
     if ties not in ("tiebreakers", "points"):
-        problems.append(FieldError("gate_ties", _("Choose how ties at the line are decided.")))
+        problems.append(
+            FieldError(field="gate_ties", message=_("Choose how ties at the line are decided."))
+        )
     return problems
 
 
@@ -330,6 +334,8 @@ def decision_text(decision: GateDecision, rule: GateRule) -> str:
 
 def player_gate_status(event: Event, registration: Registration) -> str | None:
     """What a player of a phased event needs, or got, in one or two sentences."""
+    if not event.parent_id and event.gate_points is None and event.gate_top is None:
+        return None  # one phase: nothing to say, and no query to find that out
     main = main_event(event)
     rule = gate_rule(main)
     if rule is None:

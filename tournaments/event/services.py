@@ -146,6 +146,8 @@ def update_event(event: Event, actor, **fields: Any) -> Event:
 def register_player(event: Event, user) -> Registration:
     """Register ``user``; past the cap they join the waiting list instead."""
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.flights.exists():
+        raise ServiceError(_("Players register for one of this event's Day 1 flights."))
     if not event.registration_open:
         raise ServiceError(_("Registration for this event is closed."))
     existing = Registration.objects.filter(event=event, user=user).first()

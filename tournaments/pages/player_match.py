@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import once
 from tournaments.event import check_in as check_in_state
-from tournaments.event import services
+from tournaments.event import phases, services
 from tournaments.event.roles import (
     JUDGE,
     ORGANISER,
@@ -84,6 +84,7 @@ def _my_match_context(request: HttpRequest, event: Event, me: Registration) -> d
         if match is None or event.status == Event.Status.FINISHED
         else None,
         "check_in": check_in_state.state_for(event, me) if match is None else None,
+        "gate_status": phases.player_gate_status(event, me),
     }
 
 

@@ -17,6 +17,7 @@ from tournaments.event.roles import (
     visible_event_or_404,
 )
 from tournaments.models import Event, Registration
+from tournaments.pages import phases as phase_pages
 from tournaments.pages.parts import with_counts
 from tournaments.record.placings import event_placings
 from tournaments.record.rounds import swiss_round_count
@@ -58,6 +59,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         "winner": _winner(event),
         "where_it_stands": event_state.public_note(event),
         "check_in": check_in_state.state_for(event, registration),
+        **phase_pages.public_context(event, registration),
     }
     return render(request, "tournaments/event_detail.html", context)
 

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from tournaments.pages import organiser_events, organiser_rounds
+from tournaments.pages import organiser_events, organiser_rounds, phases
 
 urlpatterns = [
     # Only a login: whoever creates an event is its first organiser.
     path("events/new/", organiser_events.event_create, name="create"),
     path("events/<int:event_id>/edit/", organiser_events.event_edit, name="edit"),
     path("events/<int:event_id>/manage/", organiser_rounds.dashboard, name="manage"),
+    path("events/<int:event_id>/phases/", phases.manage_phases, name="phases"),
     path("events/<int:event_id>/next/", organiser_rounds.next_step, name="next_step"),
     path(
         "events/<int:event_id>/rounds/<int:number>/repair/", organiser_rounds.repair, name="repair"

@@ -1,0 +1,82 @@
+"""The organiser's flights-and-gate page, and what players read about the gate."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import make_user
+from tournaments.event import phases, services
+from tournaments.models import Event, EventLog
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def main(organiser) -> Event:
+    return services.create_event(
+        organiser,
+        name="Regional",
+        game="iacta",
+        status=Event.Status.REGISTRATION,
+        swiss_rounds=7,
+        top_cut=8,
+    )
+
+
+def test_only_the_organiser_sees_the_phases_page(client, login, main, judge):
+    url = reverse("tournaments:phases", args=[main.pk])
+    assert client.get(url).status_code == 302  # to the login page
+    login(judge)
+    assert client.get(url).status_code == 403
+
+
+def test_organiser_adds_flights_and_states_the_gate(client, login, main, organiser):
+    login(organiser)
+    url = reverse("tournaments:phases", args=[main.pk])
+    assert "No flights yet" in client.get(url).content.decode()
+    client.post(url, {"action": "flight", "flight_name": "A", "rounds": "4"})
+    client.post(url, {"action": "flight", "flight_name": "B", "rounds": "4"})
+    assert list(main.flights.values_list("flight_name", "swiss_rounds", "top_cut")) == [
+        ("A", 4, 0),
+        ("B", 4, 0),
+    ]
+    response = client.post(
+        url,
+        {"action": "gate", "gate_points": "9", "gate_top": "16", "gate_ties": "tiebreakers"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "at least 9 match points or the top 16 of Day 1" in page
+    assert EventLog.objects.filter(event=main, action="gate_rule").exists()
+    # Bad input names what was wrong and writes nothing.
+    response = client.post(
+        url,
+        {"action": "gate", "gate_points": "", "gate_top": "", "gate_ties": "tiebreakers"},
+        follow=True,
+    )
+    assert "Give the points, the top N, or both" in response.content.decode()
+    main.refresh_from_db()
+    assert (main.gate_points, main.gate_top) == (9, 16)
+    response = client.post(
+        url, {"action": "flight", "flight_name": "A", "rounds": "4"}, follow=True
+    )
+    assert "already has a flight called A" in response.content.decode()
+
+
+def test_players_register_in_a_flight_and_read_the_gate(client, login, main, organiser):
+    phases.set_gate(main, organiser, points=9, top=None)
+    flight = phases.add_flight(main, organiser, name="Saturday", rounds=4)
+    someone = make_user("sam")
+    login(someone)
+    page = client.get(main.get_absolute_url()).content.decode()
+    assert "Players register for one of the Day 1 flights" in page
+    assert "Saturday" in page
+    client.post(reverse("tournaments:register", args=[flight.pk]))
+    me = flight.registrations.get(user=someone)
+    page = client.get(flight.get_absolute_url()).content.decode()
+    assert "Day 2: at least 9 match points after Day 1." in page
+    assert "A Day 1 flight of" in page
+    fragment = client.get(reverse("tournaments:my_match", args=[flight.pk])).content.decode()
+    assert "at least 9 match points" in fragment
+    assert me.awarded_byes == 0
