@@ -244,6 +244,7 @@ COMPONENTS: dict[str, Schema] = {
         dropped_after_round=NULL_INT,
         disqualified=BOOL,
         table_pin=NULL_INT,
+        awarded_byes=INT,
     ),
     "Card": obj(
         ["id", "game", "name", "text"],
@@ -429,6 +430,11 @@ COMPONENTS: dict[str, Schema] = {
         ["registration", "table_pin"],
         registration=INT,
         table_pin={**NULL_INT, "description": "The pinned table; null: unpinned."},
+    ),
+    "ByesAwarded": obj(
+        ["registration", "awarded_byes"],
+        registration=INT,
+        awarded_byes={**INT, "description": "Byes awarded before round 1 (0 to 3)."},
     ),
 }
 

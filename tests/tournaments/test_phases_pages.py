@@ -80,3 +80,27 @@ def test_players_register_in_a_flight_and_read_the_gate(client, login, main, org
     fragment = client.get(reverse("tournaments:my_match", args=[flight.pk])).content.decode()
     assert "at least 9 match points" in fragment
     assert me.awarded_byes == 0
+
+
+def test_the_api_adds_flights_states_the_gate_and_shows_it(main, organiser, judge):
+    from rest_framework.test import APIClient
+
+    from accounts.tokens import issue_token
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(organiser).key}")
+    url = f"/api/v1/events/{main.pk}/phases/"
+    made = api.post(url, {"action": "flight", "name": "A", "rounds": 4}, format="json")
+    assert made.status_code == 201, made.content
+    bad = api.post(url, {"action": "gate", "points": None, "top": None}, format="json")
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"] == "gate_points"
+    gate = api.post(url, {"action": "gate", "points": 19, "top": 32}, format="json")
+    assert gate.status_code == 200, gate.content
+    assert gate.json()["gate"]["points"] == 19 and gate.json()["flights"][0]["name"] == "A"
+    early = api.post(url, {"action": "apply"}, format="json")
+    assert early.status_code == 400 and "A has closed 0 of its 4 rounds" in early.content.decode()
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(judge).key}")
+    assert other.post(url, {"action": "apply"}, format="json").status_code == 403
+    assert APIClient().get(url).json()["gate"]["top"] == 32

@@ -655,6 +655,7 @@ class Players(APIView):
                     "dropped_after_round": r.dropped_after_round,
                     "disqualified": r.disqualified,
                     "table_pin": r.table_pin,
+                    "awarded_byes": r.awarded_byes,
                 }
                 for r in event.registrations.select_related("user")
             ]
@@ -662,31 +663,35 @@ class Players(APIView):
 
     @extend_schema(
         operation_id="players_action",
-        summary="Check players in, add a late entry, or pin a player to a table (organisers)",
+        summary="Check players in, add a late entry, pin a player to a table, or award byes "
+        "(organisers)",
         description="`check_in` takes `registrations` (ids), or `all: true` for every "
         "registered player not yet checked in (the dashboard's Check in everyone); "
         "`late_entry` takes a `username` or a `name` (not in a draft; a `username` seats a "
         "walk-in and offers it to that "
         "account, which it joins only when its holder accepts; the answer is the same "
         "whether such an account exists); `pin` takes a `registration` and a `table` "
-        "(null to unpin).",
+        "(null to unpin); `byes` takes a `registration` and `byes` (0 to 3, before round 1 "
+        "is paired).",
         tags=["events"],
         request=body(
             ["action"],
-            action={"type": "string", "enum": ["check_in", "late_entry", "pin"]},
+            action={"type": "string", "enum": ["check_in", "late_entry", "pin", "byes"]},
             registrations=array(INT),
             all={**BOOL, "description": "`check_in`: everyone registered and not checked in."},
             username={**STR, "maxLength": 150},
             name={**STR, "maxLength": 200},
             registration=INT,
             table={**NULL_INT, "minimum": 1, "maximum": services.MAX_TABLE},
+            byes={**INT, "minimum": 0, "maximum": services.MAX_AWARDED_BYES},
             example={"action": "check_in", "registrations": [1, 2]},
         ),
         responses=responses(
             {
                 200: (
-                    {"oneOf": [ref("CheckInCount"), ref("TablePinned")]},
-                    "`check_in`: how many were checked in; `pin`: the registration's table.",
+                    {"oneOf": [ref("CheckInCount"), ref("TablePinned"), ref("ByesAwarded")]},
+                    "`check_in`: how many were checked in; `pin`: the registration's table; "
+                    "`byes`: the registration's awarded byes.",
                 ),
                 201: (
                     obj(
@@ -706,7 +711,7 @@ class Players(APIView):
     def post(self, request: Request, event_id: int) -> Response:
         event = event_for(request, event_id, ORGANISER)
         fields = Reader(request.data)
-        action = fields.choice("action", ("check_in", "late_entry", "pin"))
+        action = fields.choice("action", ("check_in", "late_entry", "pin", "byes"))
         fields.check()
         if action == "check_in" and fields.boolean("all"):
             fields.check()
@@ -724,7 +729,25 @@ class Players(APIView):
             )
         if action == "late_entry":
             return self._late_entry(fields, request, event)
+        if action == "byes":
+            return self._byes(fields, request, event)
         return self._pin(fields, request, event)
+
+    def _byes(self, fields: Reader, request: Request, event: Event) -> Response:
+        registration = fields.row(
+            "registration", event.registrations, missing=NO_REGISTRATION, message=NO_REGISTRATION
+        )
+        byes = fields.integer(
+            "byes",
+            minimum=0,
+            maximum=services.MAX_AWARDED_BYES,
+            message=services.awarded_byes_rule(),
+        )
+        fields.check()
+        return run_service(
+            lambda: services.award_byes(event, registration, byes, request.user),
+            lambda r: {"registration": r.pk, "awarded_byes": r.awarded_byes},
+        )
 
     def _pin(self, fields: Reader, request: Request, event: Event) -> Response:
         registration = fields.row(

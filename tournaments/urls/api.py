@@ -6,6 +6,7 @@ from tournaments.api import clock as clock_api
 from tournaments.api import events as api
 from tournaments.api import interchange as interchange_api
 from tournaments.api import organiser as organiser_api
+from tournaments.api import phases as phases_api
 
 urlpatterns = [
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),
@@ -45,6 +46,7 @@ urlpatterns = [
     path("api/v1/events/<int:event_id>/drop/", api.Drop.as_view(), name="api_drop"),
     path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
     path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
+    path("api/v1/events/<int:event_id>/phases/", phases_api.Phases.as_view(), name="api_phases"),
     path("api/v1/events/<int:event_id>/finish/", organiser_api.Finish.as_view(), name="api_finish"),
     path("api/v1/events/<int:event_id>/staff/", organiser_api.Staff.as_view(), name="api_staff"),
     path(
