@@ -92,6 +92,17 @@ def _check(fields: dict[str, Any], event_count: int) -> None:
         raise _refusal(problems)
 
 
+def _refuse_flights(events: Iterable[Event], field: str) -> None:
+    """A Day 1 flight counts through its main event, whose placings hold its players."""
+    flight = next((e for e in events if e.parent_id), None)
+    if flight is not None:
+        raise ServiceError(
+            _("%(event)s is a Day 1 flight: add its main event, which counts every flight.")
+            % {"event": flight.name},
+            field=field,
+        )
+
+
 def _not_organised(user, events: Iterable[Event]) -> list[Event]:
     return [event for event in events if not has_role(user, event, ORGANISER)]
 
@@ -113,6 +124,7 @@ def create_series(organiser, events: list[Event], **fields: Any) -> Series:
     }
     events = list(dict.fromkeys(events))
     _check(settings, len(events))
+    _refuse_flights(events, "events")
     foreign = _not_organised(organiser, events)
     if foreign:
         raise ServiceError(
@@ -180,6 +192,7 @@ def add_event(series: Series, event: Event, actor) -> Series:
             % {"event": event.name},
             field="event",
         )
+    _refuse_flights([event], "event")
     if series.entries.filter(event=event).exists():
         raise ServiceError(
             _("%(event)s is already in %(series)s.") % {"event": event.name, "series": series.name},

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from pairing.series import Finish, SeriesRow, series_standings
 from series.models import Series
 from tournaments.models import Event, Registration
@@ -59,7 +61,8 @@ def event_finishes(event: Event) -> list[Finish]:
     rows = event_placings(event).rows
     entries = {
         row["pk"]: row
-        for row in Registration.objects.filter(event=event).values(
+        # A main event's placings hold its flights' Day 1 players too.
+        for row in Registration.objects.filter(Q(event=event) | Q(event__parent=event)).values(
             "pk", "user_id", *Registration.NAME_FIELDS
         )
     }
