@@ -172,3 +172,22 @@ def test_the_pure_gate_states_ties_at_the_line():
     assert [d.through for d in by_points.decisions] == [True, True, True, False, False]
     either = decide_gate(rows, GateRule(points=6, top=1))
     assert either.through == 3
+
+
+def test_day2_entries_keep_their_day1_decklists(organiser, django_capture_on_commit_callbacks):
+    from decks.models import Decklist
+
+    rng = random.Random(5)
+    main = _main_with_flights(organiser, sizes=(6, 6), rounds_each=2)
+    flights = list(main.flights.order_by("pk"))
+    for flight in flights:
+        _run_rounds(flight, organiser, 2, rng)
+    listed = Registration.objects.filter(event__in=flights).order_by("pk")
+    for entry in listed:
+        Decklist.objects.create(
+            registration=entry, main=[{"name": "Ember Tithe", "count": 4}], raw_text="4 Ember"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        phases.apply_gate(main, organiser)
+    for entry in main.registrations.select_related("decklist", "carried_from__decklist"):
+        assert entry.decklist.raw_text == entry.carried_from.decklist.raw_text == "4 Ember"
