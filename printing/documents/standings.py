@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -40,7 +40,7 @@ class Standings(PagedList):
             or event.rounds.filter(kind=Round.Kind.SWISS).aggregate(last=Max("number"))["last"]
         )
         shown = [key for key in BREAKER_LABELS if rows and key in rows[0]]
-        numbers = dict(event.registrations.values_list("pk", "number"))
+        numbers = _numbers(event)
         printed: Rows = [_printed_row(row, shown, numbers) for row in rows]
         head = event_head(
             event,
@@ -50,6 +50,7 @@ class Standings(PagedList):
             figures=_figures(
                 _("No."), _("Points"), _("Record"), [BREAKER_LABELS[key] for key in shown]
             ),
+            gate=bool(event.gate_applied_at),
         )
         return head, printed
 
@@ -66,9 +67,7 @@ class Standings(PagedList):
         }
 
 
-def _printed_row(
-    row: dict[str, Any], shown: list[str], numbers: dict[int, int | None]
-) -> dict[str, Any]:
+def _printed_row(row: dict[str, Any], shown: list[str], numbers: dict[int, str]) -> dict[str, Any]:
     """One printed line; the player is shown by their short number (#23), not their id."""
     number = numbers.get(row["registration"])
     return {
@@ -77,13 +76,27 @@ def _printed_row(
         "name": row["name"],
         "lang": script_lang(row["name"]),
         "figures": _figures(
-            f"#{number}" if number is not None else "",
+            number or "",
             row["match_points"],
             row["record"],
             [f"{100 * row[key]:.2f}%" for key in shown],  # 0.4444 prints as 44.44%
         ),
         "dropped": row.get("dropped", False),
         "disqualified": row.get("disqualified", False),
+        "day1": row.get("day2") is False,
+    }
+
+
+def _numbers(event: Event) -> dict[int, str]:
+    """Each entry's printed number: "#23"; a main event's Day 1 players, who are numbered
+    in their flight, as "A #23"."""
+    entries = Registration.objects.filter(Q(event=event) | Q(event__parent=event))
+    return {
+        pk: f"{flight} #{number}" if owner != event.pk else f"#{number}"
+        for pk, number, owner, flight in entries.values_list(
+            "pk", "number", "event_id", "event__flight_name"
+        )
+        if number is not None
     }
 
 
@@ -112,8 +125,10 @@ def _right(text: str, width: int) -> str:
 
 
 def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:
+    # A main event's standings are its flights' too: their entries and results print in it.
     registrations = (
-        event.registrations.exclude(status=Registration.Status.WAITLISTED)
+        Registration.objects.filter(Q(event=event) | Q(event__parent=event))
+        .exclude(status=Registration.Status.WAITLISTED)
         .select_related("user")
         .order_by("registered_at", "pk")
     )
@@ -121,7 +136,9 @@ def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:
         [r.pk, r.display_name, r.public_id, r.number, r.status, r.disqualified, r.joined_round]
         for r in registrations
     ]
-    matches = Match.objects.filter(round__event=event, round__kind=Round.Kind.SWISS)
+    matches = Match.objects.filter(
+        Q(round__event=event) | Q(round__event__parent=event), round__kind=Round.Kind.SWISS
+    )
     if round_number is not None:
         matches = matches.filter(round__number__lte=round_number)
     played = []
@@ -130,6 +147,7 @@ def _standings_source(event: Event, round_number: int | None) -> dict[str, Any]:
         played.append([match.round.number, match.player_a_id, match.player_b_id, result])
     head = event_head(
         event,
+        gate=str(event.gate_applied_at or ""),
         points=[event.points_win, event.points_draw, event.points_loss],
         tiebreakers=event.tiebreakers,
         through=round_number or max((m[0] for m in played), default=None),

@@ -191,3 +191,21 @@ def test_day2_entries_keep_their_day1_decklists(organiser, django_capture_on_com
         phases.apply_gate(main, organiser)
     for entry in main.registrations.select_related("decklist", "carried_from__decklist"):
         assert entry.decklist.raw_text == entry.carried_from.decklist.raw_text == "4 Ember"
+
+
+def test_the_printed_standings_of_the_main_event_mark_day1_players(organiser):
+    import printing.documents  # noqa: F401  (registers the kinds)
+    from printing.documents.registry import get
+
+    rng = random.Random(11)
+    main = _main_with_flights(organiser, sizes=(8, 8), rounds_each=2)
+    main.gate_top, main.gate_points = 4, None
+    main.save(update_fields=["gate_top", "gate_points"])
+    for flight in main.flights.all():
+        _run_rounds(flight, organiser, 2, rng)
+    phases.apply_gate(main, organiser)
+    main.refresh_from_db()
+    kind = get("standings")
+    html, _context = kind.document(main, None, kind.plan(main, None))
+    assert html.count(">DAY 1<") == 12
+    assert "B #" in html and "did not reach Day 2" in html
