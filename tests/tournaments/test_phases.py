@@ -110,12 +110,21 @@ def test_the_gate_logs_each_players_reason_and_tells_them(organiser):
     flights = list(main.flights.order_by("pk"))
     for flight in flights:
         _run_rounds(flight, organiser, 3, rng)
+    someone = Registration.objects.filter(event=flights[0]).first()
+    row = next(
+        r for r in EventHistory.read(flights[0]).standings_rows() if r["registration"] == someone.pk
+    )
+    before = phases.player_gate_status(flights[0], someone)
+    assert before.startswith("Day 2: at least 9 match points or the top 16 of Day 1")
+    assert f"You have {row['match_points']} point" in before
     phases.apply_gate(main, organiser)
     entry = EventLog.objects.get(event=main, action="gate")
     assert entry.data["rule"] == {"points": 9, "top": 16, "ties": "tiebreakers"}
-    someone = Registration.objects.filter(event=flights[0]).first()
+    main.refresh_from_db()
     status = phases.player_gate_status(flights[0], someone)
-    assert "Day 2" in status
+    decision = phases.logged_decision(main, someone.public_id)
+    assert status == phases.decision_text(decision, phases.gate_rule(main))
+    assert ("you play on Day 2" in status) == decision.through
 
 
 def test_gate_rule_is_fixed_once_day1_starts(organiser):

@@ -27,6 +27,7 @@ from pairing.gate import GateDecision, GateRule, GateRuleError
 from pairing.gate import apply_gate as decide_gate
 from tournaments import signals
 from tournaments.models import Event, EventLog, EventRole, Registration, Round
+from tournaments.record import standings
 from tournaments.record.history import EventHistory
 from tournaments.record.standings import results_changed
 from web.errors import FieldError, ServiceError
@@ -346,4 +347,21 @@ def player_gate_status(event: Event, registration: Registration) -> str | None:
     if main.gate_applied_at:
         decision = logged_decision(main, public_id)
         return None if decision is None else decision_text(decision, rule)
-    return rule_text(rule)
+    return " ".join(filter(None, [rule_text(rule), _points_so_far(event, registration)]))
+
+
+def _points_so_far(event: Event, registration: Registration) -> str:
+    """The player's points in their flight's (cached) standings, once they have any."""
+    if not event.parent_id:
+        return ""
+    row = next(
+        (r for r in standings.standings_rows(event) if r["registration"] == registration.pk),
+        None,
+    )
+    if row is None:
+        return ""
+    return ngettext(
+        "You have %(points)s point so far.",
+        "You have %(points)s points so far.",
+        row["match_points"],
+    ) % {"points": row["match_points"]}
