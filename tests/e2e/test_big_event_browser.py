@@ -105,7 +105,9 @@ def test_two_flights_a_gate_a_day2_and_a_top_8_agree_everywhere(page, live_serve
 
     # The hall's standings screen lists the same first player.
     page.goto(f"{site}/events/{main.pk}/hall/?screen=standings")
-    assert placings[0]["label"].split(" #")[0] in page.locator("main").inner_text()
+    hall = page.locator("main").inner_text()
+    assert placings[0]["label"].split(" #")[0] in hall
+    assert page.content().count("(Day 1)") == 44 - len(hand_count)
 
     # A series that includes the event counts all 44, in the event's order.
     series = series_services.create_series(

@@ -149,8 +149,9 @@ def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) 
     elif mode == "standings":
         pages = hall.paged(standings_rows(event), label=hall.ranks_of)
         dropped = f" <small>{escape(_('(dropped)'))}</small>"
+        day1 = f" <small>{escape(_('(Day 1)'))}</small>"
         pages = [replace(page, size=_standings_size(page, _("(dropped)"))) for page in pages]
-        context["pages"] = _written(pages, lambda row: _standings_line(row, dropped))
+        context["pages"] = _written(pages, lambda row: _standings_line(row, dropped, day1))
     elif mode == "bracket":
         context["bracket"] = _bracket(event) if event.top_cut or in_cut else []
     elif mode == "winner" and placings is not None and placings.winner is not None:
@@ -236,9 +237,12 @@ def _pairing_line(row: hall.PairingRow, running: bool, bye: str) -> str:
     )
 
 
-def _standings_line(row: dict[str, Any], dropped_mark: str) -> str:
-    """One standings row; ``dropped_mark``: what follows a dropped player's name, as HTML."""
+def _standings_line(row: dict[str, Any], dropped_mark: str, day1_mark: str = "") -> str:
+    """One standings row; ``dropped_mark``: what follows a dropped player's name, as HTML;
+    ``day1_mark``: what follows a main event's player who did not reach Day 2."""
     dropped = dropped_mark if row.get("dropped") else ""
+    if row.get("day2") is False:
+        dropped += day1_mark
     return (
         f'<li class="hall-row"><span class="hall-rank">{row["rank"]}</span>'
         f'<span class="hall-name">{escape(row.get("label") or row["name"])}{dropped}</span>'
