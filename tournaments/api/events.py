@@ -67,6 +67,8 @@ def event_json(event: Event, players: int | None = None) -> dict:
         "swiss_rounds": swiss_round_count(event),
         "top_cut": event.top_cut,
         "round_minutes": event.round_minutes,
+        "first_round_at": _iso(event.first_round_at),
+        "break_minutes": event.break_minutes,
         "players": players,
         "points": {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss},
         "registration_cap": event.registration_cap,
