@@ -90,6 +90,20 @@ def live_schedule(event: Event) -> EventSchedule:
     return event_schedule(event, timezone.now())
 
 
+def delay_cell(delay: int | None) -> str:
+    """The delay in a schedule's table: "12 minutes late", "on time" ("" for none)."""
+    lateness = plain.lateness(delay)
+    if lateness == "late":
+        return ngettext("%(minutes)s minute late", "%(minutes)s minutes late", delay) % {
+            "minutes": delay
+        }
+    if lateness == "early":
+        return ngettext("%(minutes)s minute early", "%(minutes)s minutes early", -delay) % {
+            "minutes": -delay
+        }
+    return _("on time") if lateness == "on_time" else ""
+
+
 def delay_words(delay: int | None) -> str:
     """The delay as the hall says it: "running 12 minutes late", "on time" ("" for none)."""
     lateness = plain.lateness(delay)
