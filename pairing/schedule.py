@@ -17,8 +17,8 @@ minutes; the event's running delay is that of the next round to start (the last 
 once all have started). Without a planned first start there is no plan: expected times
 still follow the rounds started (from the first start on), delays are None.
 
-Times are aware datetimes; arithmetic past the calendar's end (less a day, so every zone
-can show it) gives None, never an error.
+Times are aware datetimes; a time within a day of the calendar's ends (where some zone's
+clock cannot show it) is None, never an error.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 SWISS, TOP_CUT = "swiss", "top_cut"
 ON_TIME_MINUTES = 1  # a delay within this many minutes either way reads "on time"
-# The last moment a time may be: a day short of the calendar's end, so that any zone's
-# wall clock can still show it.
+# The first and last moments a time may be: a day inside the calendar's ends, so that any
+# zone's wall clock can still show it.
+FIRST_MOMENT = datetime.datetime.min.replace(tzinfo=datetime.UTC) + datetime.timedelta(days=1)
 LAST_MOMENT = datetime.datetime.max.replace(tzinfo=datetime.UTC) - datetime.timedelta(days=1)
 
 
@@ -102,14 +103,15 @@ def later(*moments: datetime.datetime | None) -> datetime.datetime | None:
 
 
 def plus(moment: datetime.datetime | None, minutes: int) -> datetime.datetime | None:
-    """``moment`` plus ``minutes``; None for none, or past :data:`LAST_MOMENT`."""
+    """``moment`` plus ``minutes``; None for none, or outside :data:`FIRST_MOMENT` to
+    :data:`LAST_MOMENT`."""
     if moment is None:
         return None
     try:
         moved = moment + datetime.timedelta(minutes=minutes)
     except OverflowError:
         return None
-    return moved if moved <= LAST_MOMENT else None
+    return moved if FIRST_MOMENT <= moved <= LAST_MOMENT else None
 
 
 def planned_start(plan: Plan, number: int) -> datetime.datetime | None:

@@ -179,3 +179,21 @@ def test_the_api_sets_the_same_fields_and_refuses_what_the_page_refuses(planned,
     bad = api.patch(url, {"break_minutes": -1}, format="json")
     assert bad.status_code == 400
     assert [e["field"] for e in bad.json()["errors"]] == ["break_minutes"]
+
+
+@pytest.mark.parametrize(
+    "zone,moment",
+    [
+        ("Pacific/Kiritimati", datetime.datetime(9999, 12, 31, 23, 59, tzinfo=datetime.UTC)),
+        ("Pacific/Kiritimati", datetime.datetime(1, 1, 1, 0, 0, tzinfo=datetime.UTC)),
+    ],
+)
+def test_a_start_at_the_calendars_ends_shows_no_time_rather_than_an_error(
+    client, organiser, zone, moment
+):
+    """Times the venue's clock cannot show (past year 9999 at UTC+14, or before year 1
+    in the zone's local mean time) are left out of the schedule."""
+    event = make_event(organiser, 4, top_cut=4)
+    Event.objects.filter(pk=event.pk).update(time_zone=zone, first_round_at=moment)
+    for url in ("/", "/hall/", "/calendar.ics"):
+        assert client.get(f"/events/{event.pk}{url}").status_code == 200, url

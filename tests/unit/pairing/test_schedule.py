@@ -134,6 +134,9 @@ def test_times_past_the_calendars_end_are_unknown_not_an_error():
     assert slots[0].expected_end == end + datetime.timedelta(minutes=50)
     assert slots[1].planned_start is None and slots[1].expected_start is None
     assert slots[2].expected_end is None
+    # Likewise at the calendar's start (a zone's local mean time may be hours behind UTC).
+    first = datetime.datetime(1, 1, 1, tzinfo=UTC)
+    assert schedule(Plan(first, 50, 10, swiss_rounds=1))[0].planned_start is None
 
 
 def test_minutes_round_to_the_nearest():
