@@ -102,6 +102,12 @@ COMPONENTS: dict[str, Schema] = {
         swiss_rounds=INT,
         top_cut=INT,
         round_minutes=INT,
+        first_round_at={
+            **NULL_DATETIME,
+            "description": "When round 1 is planned to start: the schedule counts from it "
+            "(null: no plan; rounds are timed from the first start).",
+        },
+        break_minutes={**INT, "description": "Planned minutes between a round's end and the next."},
         players={**NULL_INT, "description": "Registered (seated) players."},
         points=obj(["win", "draw", "loss"], win=INT, draw=INT, loss=INT),
         registration_cap=NULL_INT,

@@ -103,4 +103,16 @@
   setInterval(function () {
     if (pages().length > 1) showAndFit(index + 1);
   }, seconds * 1000);
+
+  // Between rounds the screen says when the next round starts ([data-hall-schedule]). Once
+  // that time has passed and the round has not started, the server's expectation moves
+  // with the clock: the screen is fetched again, at most once a minute, until it starts
+  // (a start is a live notice of its own).
+  var SCHEDULE_MS = 60000;
+  setInterval(function () {
+    var line = hall.querySelector("[data-hall-schedule][data-refresh-after]");
+    if (!line || !window.arbiterLive) return;
+    var after = Date.parse(line.getAttribute("data-refresh-after"));
+    if (!isNaN(after) && Date.now() >= after + SCHEDULE_MS) window.arbiterLive.refreshAll();
+  }, SCHEDULE_MS);
 })();

@@ -13,6 +13,7 @@ from icalendar import Calendar
 
 from accounts import calendar_feed
 from tests.conftest import make_event, make_user, play_out
+from tournaments.clock import extensions as clock
 from tournaments.event import services
 from tournaments.models import Event
 from tournaments.rounds import services as rounds
@@ -93,10 +94,11 @@ def test_a_started_round_has_its_real_times_in_the_venues_zone_and_the_rest_foll
     assert start.utcoffset() == datetime.timedelta(hours=-5)
     assert start.replace(tzinfo=None) == datetime.datetime(2027, 3, 13, 23, 30)
     assert end - start == datetime.timedelta(minutes=50)
-    # Round 2 is planned to follow round 1's planned end; round 3 round 2's.
+    # Round 2 is planned to follow round 1's planned end after the break; round 3 round 2's.
     second, third = round_entry(after, 2), round_entry(after, 3)
-    assert second.decoded("dtstart") == end
-    assert third.decoded("dtstart") == end + datetime.timedelta(minutes=50)
+    brk = datetime.timedelta(minutes=night_event.break_minutes)
+    assert second.decoded("dtstart") == end + brk
+    assert third.decoded("dtstart") == end + brk + datetime.timedelta(minutes=50) + brk
     # The file carries the zone's definition, so the TZID means the same to every app.
     assert "America/New_York" in {str(z["tzid"]) for z in after.walk("VTIMEZONE")}
     # The same entries, updated rather than added: same UIDs, a higher SEQUENCE.
@@ -118,7 +120,8 @@ def test_a_closed_round_shows_when_it_really_closed(client, night_event, organis
     calendar = parsed(client.get(f"/events/{night_event.pk}/calendar.ics"))
     first = round_entry(calendar, 1)
     assert first.decoded("dtend") == datetime.datetime(2027, 3, 14, 5, 10, tzinfo=datetime.UTC)
-    assert round_entry(calendar, 2).decoded("dtstart") == first.decoded("dtend")
+    brk = datetime.timedelta(minutes=night_event.break_minutes)
+    assert round_entry(calendar, 2).decoded("dtstart") == first.decoded("dtend") + brk
 
 
 def test_a_draft_has_no_feed_but_for_its_organisers(client, organiser, player):
@@ -199,3 +202,67 @@ def test_a_new_site_key_gives_a_new_address_that_works(client, player, settings)
     assert new != old
     assert client.get(reverse("my_calendar", args=[new])).status_code == 200
     assert client.get(reverse("my_calendar", args=[old])).status_code == 404
+
+
+# --- the live schedule (issue 33) ------------------------------------------------------------
+
+
+def test_with_a_planned_start_every_round_has_its_planned_times_before_any_starts(
+    client, organiser, night_event
+):
+    """Round 1 at 18:00 New York time, 50-minute rounds and 10-minute breaks: the rounds
+    are at 18:00, 19:00 and 20:00, each 50 minutes long."""
+    services.update_event(
+        night_event,
+        organiser,
+        first_round_at=datetime.datetime(2027, 3, 13, 18, 0, tzinfo=NEW_YORK),
+        break_minutes=10,
+    )
+    calendar = parsed(client.get(f"/events/{night_event.pk}/calendar.ics"))
+    for number, hour in ((1, 18), (2, 19), (3, 20)):
+        entry = round_entry(calendar, number)
+        start = entry.decoded("dtstart")
+        assert start == datetime.datetime(2027, 3, 13, hour, 0, tzinfo=NEW_YORK)
+        assert entry.decoded("dtend") - start == datetime.timedelta(minutes=50)
+        assert entry["dtstart"].params["TZID"] == "America/New_York"
+    assert "Planned start 19:00: on time." in str(round_entry(calendar, 2)["description"])
+
+
+def test_a_late_start_and_an_extension_move_the_later_rounds_and_their_sequence(
+    client, organiser, night_event
+):
+    services.update_event(
+        night_event,
+        organiser,
+        first_round_at=datetime.datetime(2027, 3, 13, 18, 0, tzinfo=NEW_YORK),
+    )
+    url = f"/events/{night_event.pk}/calendar.ics"
+    planned = parsed(client.get(url))
+    with at("2027-03-13T23:00:00+00:00"):
+        round_one = rounds.pair_next_round(night_event, organiser)
+    with at("2027-03-13T23:12:00+00:00"):  # 18:12 in New York: 12 minutes late
+        rounds.start_round(round_one, organiser)
+    late = parsed(client.get(url))
+    # Round 1 ends at 19:02, round 2 starts at 19:12, round 3 at 20:12.
+    assert round_entry(late, 2).decoded("dtstart") == datetime.datetime(
+        2027, 3, 13, 19, 12, tzinfo=NEW_YORK
+    )
+    assert "running 12 minutes late" in str(round_entry(late, 2)["description"])
+    assert int(round_entry(late, 2)["sequence"]) > int(round_entry(planned, 2)["sequence"])
+    assert set(entries(late)) == set(entries(planned))  # the same UIDs: updated, not added
+
+    table = round_one.matches.filter(is_bye=False).first()
+    with at("2027-03-13T23:40:00+00:00"):
+        clock.grant_extension(table, 8, "deck check", organiser)
+    extended = parsed(client.get(url))
+    # The table plays 8 minutes longer: round 1 ends 19:10, round 2 starts 19:20.
+    assert round_entry(extended, 1).decoded("dtend") == datetime.datetime(
+        2027, 3, 13, 19, 10, tzinfo=NEW_YORK
+    )
+    assert round_entry(extended, 2).decoded("dtstart") == datetime.datetime(
+        2027, 3, 13, 19, 20, tzinfo=NEW_YORK
+    )
+    assert int(round_entry(extended, 2)["sequence"]) > int(round_entry(late, 2)["sequence"])
+    assert round_entry(extended, 2).decoded("last-modified") > round_entry(late, 2).decoded(
+        "last-modified"
+    )

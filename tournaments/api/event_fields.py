@@ -25,7 +25,8 @@ from tournaments.models import Event
 from web.api import errors_response
 from web.errors import FieldError, ServiceError
 
-DEADLINES = ("registration_deadline", "decklist_deadline", "self_check_in_opens")
+# The moments read as the venue's wall time when given without an offset.
+DEADLINES = ("registration_deadline", "decklist_deadline", "self_check_in_opens", "first_round_at")
 
 # The status words, for the operations' descriptions (docs/api.md, "State names").
 STATUS_WORDS = (
@@ -57,6 +58,7 @@ class EventCreate(serializers.ModelSerializer):
     registration_deadline = _venue_time("registration_deadline")
     decklist_deadline = _venue_time("decklist_deadline")
     self_check_in_opens = _venue_time("self_check_in_opens")
+    first_round_at = _venue_time("first_round_at")
 
     class Meta:
         model = Event

@@ -67,6 +67,8 @@ def event_json(event: Event, players: int | None = None) -> dict:
         "swiss_rounds": swiss_round_count(event),
         "top_cut": event.top_cut,
         "round_minutes": event.round_minutes,
+        "first_round_at": _iso(event.first_round_at),
+        "break_minutes": event.break_minutes,
         "players": players,
         "points": {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss},
         "registration_cap": event.registration_cap,
@@ -216,9 +218,10 @@ class EventDetail(APIView):
         'Publishing is `{"status": "registration"}`; a field the page does not edit '
         "(`id`, `points`, …) is refused naming it. The self check-in window "
         "(`self_check_in_opens`), the decklist policy (`decklist_policy`, "
-        "`decklist_deadline`, `decklists_public`) and the top cut's size (`top_cut`) are "
-        "set here. " + event_fields.STATUS_WORDS + " Takes an optional `Idempotency-Key` "
-        "header.",
+        "`decklist_deadline`, `decklists_public`), the top cut's size (`top_cut`) and the "
+        "schedule (`first_round_at`, `break_minutes`) are set here. "
+        + event_fields.STATUS_WORDS
+        + " Takes an optional `Idempotency-Key` header.",
         tags=["events"],
         parameters=[IDEMPOTENCY_KEY],
         request=event_fields.EventEdit,

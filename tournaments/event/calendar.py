@@ -1,14 +1,17 @@
 """Events and their rounds as calendar entries (RFC 5545), for calendar apps to subscribe to.
 
-An event has a date but no start time, and no per-round schedule: a round's times are known
-once it starts (its start, and its close or its planned end after ``round_minutes``). Until
-then a round is *planned*: it follows the round before it, ``round_minutes`` long, from the
-last moment known. Rounds before any is started have no time yet; they are all-day entries
-on the event's date, and become timed entries (same UID, higher SEQUENCE) once known.
+Each round's times are the live schedule's (``tournaments.event.schedule``): a started
+round its real start, and its close or its expected end (the round's minutes and its
+longest extension still running); a round not started yet follows the one before it after
+the break, round 1 at the organiser's planned start (``first_round_at``). Without a planned
+start, rounds before any is started have no time yet: they are all-day entries on the
+event's date, and become timed entries (same UID, higher SEQUENCE) once known.
 
 Every entry keeps its UID for life, so a subscribed calendar updates it instead of adding
-a copy; SEQUENCE counts the event's timing changes (pairings, starts, closes, edits) and
-LAST-MODIFIED/DTSTAMP are the latest of them, so an unchanged event gives the same file.
+a copy; SEQUENCE counts the event's timing changes (pairings, starts, closes, extensions,
+edits) and LAST-MODIFIED/DTSTAMP are the latest of them, so an unchanged event gives the
+same file, and every change of an expected time moves them (the file's times are taken
+without the clock: they move only when something is done, and each such thing is logged).
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar
 from icalendar import Event as CalendarEntry
 
-from tournaments.event.local_time import zone_of
+from pairing.schedule import cut_rounds
+from tournaments.event.local_time import wall_clock, zone_of
+from tournaments.event.schedule import delay_words, event_schedule
 from tournaments.models import Event, EventLog, Registration, Round
-from tournaments.record.rounds import swiss_round_count
 
 # Log actions after which a round's times (or the event's) may read differently.
 TIMING_ACTIONS = (
@@ -55,38 +59,34 @@ class RoundSlot:
     state: str  # "planned" (not paired yet), or Round.Status
     start: datetime.datetime | None
     end: datetime.datetime | None
+    planned: datetime.datetime | None = None  # the planned start (with first_round_at)
+    delay: int | None = None  # start less planned start, in minutes
 
 
 def top_cut_round_count(event: Event) -> int:
     """A top cut of N players plays log2(N) rounds."""
-    return event.top_cut.bit_length() - 1 if event.top_cut >= 2 else 0
+    return cut_rounds(event.top_cut)
 
 
 def round_slots(event: Event) -> list[RoundSlot]:
     """Every round played or expected, in order, each with its best known times.
 
-    A finished event lists only the rounds it played; a planned round starts when the one
-    before it ends (actually or as planned), so one late start moves every later round."""
-    played = {round_.number: round_ for round_ in Round.objects.filter(event=event)}
-    swiss = swiss_round_count(event)
-    expected = 0 if event.status == Event.Status.FINISHED else swiss + top_cut_round_count(event)
-    length = datetime.timedelta(minutes=event.round_minutes)
-    slots: list[RoundSlot] = []
-    follows: datetime.datetime | None = None  # when the round before this one ends
-    for number in range(1, max([expected, *played]) + 1):
-        round_ = played.get(number)
-        if round_ is not None and round_.started_at is not None:
-            start = round_.started_at
-            end = round_.closed_at or start + length
-        else:
-            start = follows
-            end = start + length if start is not None else None
-        planned_kind = Round.Kind.SWISS if number <= swiss else Round.Kind.TOP_CUT
-        kind = round_.kind if round_ is not None else planned_kind
-        state = round_.status if round_ is not None else "planned"
-        slots.append(RoundSlot(number, kind, state, start, end))
-        follows = end
-    return slots
+    A finished event lists only the rounds it played; a planned round starts a break
+    after the one before it ends (actually or as expected), so one late start moves every
+    later round."""
+    planned = event_schedule(event)
+    return [
+        RoundSlot(
+            slot.number,
+            slot.kind,
+            planned.state_of(slot.number),
+            slot.expected_start,
+            slot.expected_end,
+            slot.planned_start,
+            slot.delay_minutes,
+        )
+        for slot in planned.slots
+    ]
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def _round_entry(
     entry = CalendarEntry()
     _stamp(entry, uid_for(event, domain, slot.number), url, revision)
     entry.add("summary", _round_title(event, slot))
-    if slot.start is None:
+    if slot.start is None or slot.end is None:
         entry.add("dtstart", event.date)
         entry.add("dtend", event.date + datetime.timedelta(days=1))
         entry.add("transp", "TRANSPARENT")
@@ -204,9 +204,21 @@ def _round_state(slot: RoundSlot, event: Event) -> str:
         return _("Running: started; it ends %(minutes)s minutes later, as planned.") % {
             "minutes": event.round_minutes
         }
-    return _("Planned: after the round before it, %(minutes)s minutes long.") % {
-        "minutes": event.round_minutes
+    if slot.number == 1:
+        words = _("Planned: %(minutes)s minutes long.")
+    else:
+        words = _(
+            "Planned: after the round before it and a %(break)s-minute break, "
+            "%(minutes)s minutes long."
+        )
+    text = words % {"minutes": event.round_minutes, "break": event.break_minutes}
+    if slot.planned is None:
+        return text
+    planned = _("Planned start %(time)s: %(delay)s.") % {
+        "time": wall_clock(slot.planned, event, "%H:%M"),
+        "delay": delay_words(slot.delay),
     }
+    return f"{text} {planned}"
 
 
 def events_of(user) -> list[Event]:

@@ -48,6 +48,8 @@ EDITABLE_EVENT_FIELDS = (
     "swiss_rounds",
     "top_cut",
     "round_minutes",
+    "first_round_at",
+    "break_minutes",
     "registration_cap",
     "registration_deadline",
     "decklist_deadline",

@@ -11,7 +11,13 @@ from web import forms as web_forms
 from web import local_time as web_zones
 from web.errors import ServiceError
 
-DEADLINE_FIELDS = ("registration_deadline", "decklist_deadline", "self_check_in_opens")
+# The moments typed as the venue's wall time: the deadlines, and round 1's planned start.
+DEADLINE_FIELDS = (
+    "registration_deadline",
+    "decklist_deadline",
+    "self_check_in_opens",
+    "first_round_at",
+)
 
 
 class WallTimeField(forms.DateTimeField):
@@ -50,6 +56,8 @@ class EventForm(forms.ModelForm):
             "swiss_rounds": _lazy("Swiss rounds"),
             "top_cut": _lazy("Top cut"),
             "round_minutes": _lazy("Round minutes"),
+            "first_round_at": _lazy("Round 1 planned start"),
+            "break_minutes": _lazy("Break minutes"),
             "registration_cap": _lazy("Registration cap"),
             "registration_deadline": _lazy("Registration deadline"),
             "decklist_deadline": _lazy("Decklist deadline"),
@@ -66,6 +74,7 @@ class EventForm(forms.ModelForm):
             "registration_deadline": web_forms.DateTimeInput(),
             "decklist_deadline": web_forms.DateTimeInput(),
             "self_check_in_opens": web_forms.DateTimeInput(),
+            "first_round_at": web_forms.DateTimeInput(),
         }
 
     def __init__(self, *args, organiser=None, **kwargs) -> None:
@@ -84,11 +93,17 @@ class EventForm(forms.ModelForm):
         policy.label = _lazy("Decklists before round 1")
         # A form (or a script) that does not send the field keeps the event's policy.
         policy.required = False
+        # Likewise the break (a form from before the schedule has no such field).
+        self.fields["break_minutes"].required = False
         if self.instance._state.adding and "decklist_policy" not in (kwargs.get("initial") or {}):
             self.initial["decklist_policy"] = services.NEW_EVENT_DECKLIST_POLICY
 
     def clean_decklist_policy(self) -> str:
         return self.cleaned_data.get("decklist_policy") or self.instance.decklist_policy
+
+    def clean_break_minutes(self) -> int:
+        value = self.cleaned_data.get("break_minutes")
+        return self.instance.break_minutes if value is None else value
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or self.instance.time_zone

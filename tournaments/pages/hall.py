@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.event.roles import visible_event_or_404
+from tournaments.event.schedule import EventSchedule, live_schedule
 from tournaments.models import Event, Match, Registration, Round, name_columns
 from tournaments.pages import hall_screen as hall
 from tournaments.record.placings import EventPlacings, event_placings
@@ -140,6 +141,7 @@ def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) 
         "title_size": hall.title_step(event.name),
     }
     context["qr"] = qr_svg(context["player_url"])
+    context["schedule"] = _between_rounds(event, running)
     if mode == "pairings":
         rows = hall.pairing_rows(matches, params.sort)
         pages = hall.paged(hall.letter_range_filter(rows, params.first, params.last))
@@ -157,6 +159,16 @@ def screen_context(request: HttpRequest, event: Event, params: hall.HallParams) 
     elif mode == "winner" and placings is not None and placings.winner is not None:
         context.update(_winner(placings))
     return context
+
+
+def _between_rounds(event: Event, running: bool) -> EventSchedule | None:
+    """The schedule when no round is running and one is still to start: the screen says
+    when it starts, and how late the event runs (from the planned start, if any)."""
+    if running or event.status == Event.Status.FINISHED:
+        return None
+    schedule = live_schedule(event)
+    upcoming = schedule.next
+    return schedule if upcoming is not None and upcoming.expected_start is not None else None
 
 
 WINNER_SCREEN_PLACES = 8  # the winner, then the places below, down to the 8th

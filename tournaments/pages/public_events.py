@@ -16,6 +16,7 @@ from tournaments.event.roles import (
     roles_in,
     visible_event_or_404,
 )
+from tournaments.event.schedule import live_schedule
 from tournaments.models import Event, Registration
 from tournaments.pages import phases as phase_pages
 from tournaments.pages.parts import with_counts
@@ -59,6 +60,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         "winner": _winner(event),
         "where_it_stands": event_state.public_note(event),
         "check_in": check_in_state.state_for(event, registration),
+        "schedule": live_schedule(event) if event.first_round_at else None,
         **phase_pages.public_context(event, registration),
     }
     return render(request, "tournaments/event_detail.html", context)

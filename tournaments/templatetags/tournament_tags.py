@@ -4,6 +4,7 @@ from django import template
 from django.utils.html import format_html
 
 from tournaments import once
+from tournaments.event import schedule
 from tournaments.models import Match
 from tournaments.results.services import games_of, result_version
 
@@ -63,3 +64,15 @@ def once_token() -> str:
 def version_field(match: Match) -> str:
     """The hidden version of the result the form was drawn with (``results.result_version``)."""
     return format_html('<input type="hidden" name="version" value="{}">', result_version(match))
+
+
+@register.filter
+def delay_cell(delay: int | None) -> str:
+    """A schedule's delay in its table: "12 minutes late", "on time"."""
+    return schedule.delay_cell(delay)
+
+
+@register.filter
+def delay_words(delay: int | None) -> str:
+    """The running delay as the hall says it: "running 12 minutes late", "on time"."""
+    return schedule.delay_words(delay)
