@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.db.models import Q
+
 from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
 from pairing.swiss import SwissPlayer
 from tournaments.models import Event, Match, Registration, Round
@@ -120,7 +122,13 @@ class EventHistory:
             registrations = [Entry.of(*row) for row in ordered.values_list(*Entry.COLUMNS)]
         else:
             registrations = list(ordered.select_related("user"))
-        numbers = dict(event.rounds.filter(kind=Round.Kind.SWISS).values_list("pk", "number"))
+        # The event's Swiss rounds and, for a main event, its flights' (Day 1): one query.
+        rounds = Round.objects.filter(
+            Q(event_id=event.pk) | Q(event__parent_id=event.pk), kind=Round.Kind.SWISS
+        ).values_list("pk", "number", "event_id")
+        numbers, day1_numbers = {}, {}
+        for pk, number, owner in rounds:
+            (numbers if owner == event.pk else day1_numbers)[pk] = number
         matches = (
             Match.objects.filter(round__in=list(numbers))
             .order_by("round__number", "table")
@@ -129,7 +137,7 @@ class EventHistory:
         public = {r.pk: r.public_id for r in registrations}
         played = [_result(_PlayedMatch(*row), numbers[row[0]], public) for row in matches]
         missed = _missed_rounds(registrations, sorted(numbers.values()))
-        day1 = _Day1.read(event)
+        day1 = _Day1.read(event, day1_numbers)
         return cls(
             event=event,
             registrations=registrations,
@@ -260,13 +268,13 @@ class _Day1:
     not_carried: list[Entry]
 
     @classmethod
-    def read(cls, event: Event) -> _Day1:
-        """Three queries when ``event`` has flights; one when it has none."""
-        flights = list(Event.objects.filter(parent_id=event.pk).values_list("pk", flat=True))
-        if not flights:
+    def read(cls, event: Event, numbers: dict[int, int]) -> _Day1:
+        """Two queries once the flights have rounds (``numbers``: round pk → number);
+        none before, or for an event without flights."""
+        if not numbers:
             return cls([], [], [])
         entries = (
-            Registration.objects.filter(event_id__in=flights)
+            Registration.objects.filter(event__parent_id=event.pk)
             .order_by("event_id", "registered_at", "pk")
             .values_list(*Entry.COLUMNS, "carried_to")
         )
@@ -276,11 +284,6 @@ class _Day1:
             everyone.append(entry)
             if carried_to is None:
                 not_carried.append(entry)
-        numbers = dict(
-            Round.objects.filter(event_id__in=flights, kind=Round.Kind.SWISS).values_list(
-                "pk", "number"
-            )
-        )
         matches = (
             Match.objects.filter(round__in=list(numbers))
             .order_by("round__number", "round__event_id", "table")
