@@ -254,7 +254,16 @@ _AT_PLACE: dict[tuple[str, str], Callable[[ValidationError], str]] = {
     ("rounds[].matches[].result", "const"): lambda e: (
         f"must be {show(PENDING)} when present, not {show(e.instance)}"
     ),
+    ("phases.flights", "minItems"): lambda e: "must hold at least one flight",
 }
+# A flight's rounds read as the main event's.
+_AT_PLACE.update(
+    {
+        (f"phases.flights[].{place}", keyword): explain
+        for (place, keyword), explain in list(_AT_PLACE.items())
+        if place.startswith("rounds[]")
+    }
+)
 
 # Keywords that hold or combine rules rather than state one (never reported themselves).
 STRUCTURE_KEYWORDS = frozenset(
