@@ -9,10 +9,17 @@ import random
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.db import transaction
 
+from pairing.gate import TIES
 from tests.conftest import make_user
 from tests.tournaments.fixtures import exporter_before_phases as before
 from tests.tournaments.test_interchange import (
+    _DELETE,
+    _READS_LIKE_PYTHON,
+    SCHEMA_FILE,
+    _paths,
+    _replaced,
     build_site_event,
     committed_validator,
     problems_of,
@@ -356,3 +363,176 @@ def test_a_registration_with_byes_is_the_only_change_to_a_one_phase_export(organ
     assert new["players"][2] == {"id": "p3", "name": "Alan Turing", "byes": 1}
     new["players"][2].pop("byes")
     assert json.dumps(new) == json.dumps(old)
+
+
+def phased_document() -> dict:
+    """Two flights of three (one round each: a match and a bye), the gate "top 4", Day 2's
+    one Swiss round and a final; p3 was awarded a bye."""
+    return {
+        "format": "arbiter-event/1",
+        "event": {
+            "name": "Two Halls",
+            "game": "iacta",
+            "date": "2026-11-28",
+            "match_format": "bo3",
+            "swiss_rounds": 2,
+            "top_cut": 2,
+        },
+        "players": [
+            {"id": "p1", "name": "Ada"},
+            {"id": "p2", "name": "Grace"},
+            {"id": "p3", "name": "Alan", "byes": 1},
+            {"id": "p4", "name": "Katherine"},
+            {"id": "p5", "name": "Edsger"},
+            {"id": "p6", "name": "Barbara"},
+        ],
+        "rounds": [
+            {
+                "number": 2,
+                "matches": [
+                    {"table": 1, "players": ["p1", "p4"], "games": ["p1", "p1"]},
+                    {"table": 2, "players": ["p3", "p6"], "games": ["p6", "p6"]},
+                ],
+            },
+            {
+                "number": 3,
+                "kind": "top_cut",
+                "matches": [{"table": 1, "players": ["p1", "p6"], "games": ["p1", "p6", "p1"]}],
+            },
+        ],
+        "drops": [],
+        "phases": {
+            "flights": [
+                {
+                    "name": "A",
+                    "swiss_rounds": 1,
+                    "players": ["p1", "p2", "p3"],
+                    "rounds": [
+                        {
+                            "number": 1,
+                            "matches": [
+                                {"table": 1, "players": ["p1", "p2"], "games": ["p1", "p1"]},
+                                {"table": None, "players": ["p3"], "bye": True},
+                            ],
+                        }
+                    ],
+                    "drops": [{"player": "p2", "after_round": 1}],
+                },
+                {
+                    "name": "B",
+                    "swiss_rounds": 1,
+                    "players": ["p4", "p5", "p6"],
+                    "rounds": [
+                        {
+                            "number": 1,
+                            "matches": [
+                                {"table": 1, "players": ["p4", "p5"], "games": ["p4", "p4"]},
+                                {"table": None, "players": ["p6"], "bye": True},
+                            ],
+                        }
+                    ],
+                },
+            ],
+            "gate": {"points": None, "top": 4, "ties": "tiebreakers"},
+            "day2": ["p1", "p3", "p4", "p6"],
+        },
+    }
+
+
+def test_a_phased_file_from_another_tool_imports_as_the_site_would_run_it(organiser):
+    event = import_event(phased_document(), organiser)
+    assert event.status == Event.Status.FINISHED
+    flight_a, _ = event.flights.order_by("pk")
+    assert (flight_a.name, flight_a.flight_name, flight_a.swiss_rounds) == ("Two Halls — A", "A", 1)
+    assert flight_a.registrations.get(external_id="p3").awarded_byes == 1
+    assert flight_a.registrations.get(external_id="p2").dropped_after_round == 1
+    assert list(event.rounds.values_list("number", "kind")) == [(2, "swiss"), (3, "top_cut")]
+    assert sorted(event.registrations.values_list("external_id", flat=True)) == [
+        "p1",
+        "p3",
+        "p4",
+        "p6",
+    ]
+    rows = _rows(event)
+    assert [r["day2"] for r in rows] == [True] * 4 + [False] * 2
+    assert {r["player"] for r in rows[:4]} == {"p1", "p3", "p4", "p6"}
+    decisions = EventLog.objects.get(event=event, action="gate").data["decisions"]
+    assert sorted(d[0] for d in decisions if d[3]) == ["p1", "p3", "p4", "p6"]
+    exported = export_event(event)
+    expected = phased_document()["rounds"]
+    expected[0]["kind"] = "swiss"  # written out
+    assert exported["rounds"] == expected
+    assert exported["phases"]["day2"] == ["p1", "p3", "p4", "p6"]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda d: d["players"][2].update(byes=2),
+            [],  # only one round played: the bye in round 1 is all there is to check
+        ),
+        (
+            lambda d: d["players"][0].update(byes=1),
+            [
+                'phases.flights[0].rounds[0].matches[0].players[0]: "p1" has a bye awarded in '
+                "round 1, not a match"
+            ],
+        ),
+        (
+            lambda d: d["players"][1].update(byes=1),
+            [
+                'phases.flights[0].rounds[0].matches[0].players[1]: "p2" has a bye awarded in '
+                "round 1, not a match"
+            ],
+        ),
+    ],
+)
+def test_awarded_byes_are_byes_in_the_file(change, expected, organiser):
+    document = phased_document()
+    change(document)
+    if not expected:
+        import_event(document, organiser)
+        return
+    assert problems_of(document, organiser) == expected
+
+
+def test_a_one_phase_file_gives_its_byes_as_byes(organiser):
+    document = small_document()
+    document["players"][4]["byes"] = 2  # p5: byes in rounds 1 and 2? Round 2 is a match.
+    assert problems_of(document, organiser) == [
+        'rounds[1].matches[1].players[0]: "p5" has a bye awarded in round 2, not a match'
+    ]
+    document["players"][4]["byes"] = 1
+    document["rounds"][0]["matches"].pop()  # p5 not seated in round 1 at all
+    assert problems_of(document, organiser) == [
+        'players[4].byes: "p5" has 1 awarded byes, but no bye in round 1: their first rounds '
+        "are byes"
+    ]
+
+
+def test_the_schema_states_the_phases_limits():
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["$defs"]
+    assert schema["player"]["properties"]["byes"]["maximum"] == services.MAX_AWARDED_BYES
+    assert schema["phases"]["properties"]["flights"]["maxItems"] == phases.MAX_FLIGHTS
+    name = Event._meta.get_field("flight_name").max_length
+    assert schema["flight"]["properties"]["name"]["maxLength"] == name
+    assert schema["gate"]["properties"]["ties"]["enum"] == list(TIES)
+
+
+def test_any_wrong_value_in_a_phased_file_is_a_listed_problem_never_a_crash(organiser):
+    """As for one-phase files: every position, each wrong kind of value (or removed)."""
+    document = phased_document()
+    for where in list(_paths(document)):
+        for wrong in (None, True, -1, 1.5, "x", [], {}, _DELETE):
+            if wrong is _DELETE and not where:
+                continue
+            with_wrong = _replaced(document, where, wrong)
+            try:
+                with transaction.atomic():
+                    import_event(with_wrong, organiser)
+                    transaction.set_rollback(True)
+            except InterchangeError as exc:
+                assert exc.problems, (where, wrong)
+                for problem in exc.problems:
+                    assert not _READS_LIKE_PYTHON.search(problem.message), (where, wrong, problem)

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from tournaments.interchange.problems import Finding, Where, path_text, show
-from tournaments.interchange.schema import MAX_ROUNDS, PENDING
+from tournaments.interchange.schema import MAX_AWARDED_BYES, MAX_ROUNDS, PENDING
 from tournaments.models import Round
 from web.local_time import zone_problem
 
@@ -64,6 +64,8 @@ class _Rules:
         self.outside: dict[str, str] = {}
         self.dropped: dict[str, int] = {}
         self.seats: list[tuple[str, int, Where]] = []  # (player, round number, where)
+        self.byes: dict[str, tuple[int, int]] = {}  # awarded byes: (count, players index)
+        self.bye_seats: set[tuple[str, int]] = set()  # (player, round number) of each bye
 
     def not_here(self, value: Any, key: str) -> str:
         """Why ``key`` (in the file as ``value``) cannot be seated or dropped here."""
@@ -105,6 +107,9 @@ class _Rules:
                 )
             usable = joined is not None and 1 <= joined <= last_join
             self.joined[key] = joined if usable else 1
+            byes = whole_number(item.get("byes", 0))
+            if byes is not None and 0 < byes <= MAX_AWARDED_BYES:
+                self.byes[key] = (byes, index)
 
     def rounds(
         self, items: list, swiss_rounds: int | None = None, setting: str = "event.swiss_rounds"
@@ -213,6 +218,8 @@ class _Rules:
             else:
                 seated[key] = where
             self.seats.append((key, number, seat))
+            if bye:
+                self.bye_seats.add((key, number))
         return keys
 
     def winners(self, games: list, where: Where, keys: list[str | None]) -> list | None:
@@ -255,6 +262,26 @@ class _Rules:
             elif key is not None and after is not None and 0 <= after <= last:
                 self.dropped[key] = after
 
+    def awarded_byes(self) -> None:
+        """A player with byes awarded has a bye in each of their phase's first rounds (as
+        many as were played): they are the byes the site gives, not matches."""
+        played = self.round_count or 0
+        seated = {(key, number) for key, number, _ in self.seats}
+        for key, (count, index) in self.byes.items():
+            if key not in self.joined:
+                continue
+            for number in range(1, min(count, played) + 1):
+                if (key, number) not in seated:
+                    self.add(
+                        ("players", index, "byes"),
+                        f"{show(key)} has {count} awarded byes, but no bye in round {number}: "
+                        "their first rounds are byes",
+                    )
+        for key, number, seat in self.seats:
+            count = self.byes.get(key, (0, 0))[0]
+            if number <= count and (key, number) not in self.bye_seats:
+                self.add(seat, f"{show(key)} has a bye awarded in round {number}, not a match")
+
     def seated_in_time(self) -> None:
         """Nobody plays before joining or after dropping."""
         for key, number, seat in self.seats:
@@ -283,6 +310,7 @@ def rule_findings(document: dict[str, Any]) -> list[Finding]:
     rules.rounds(_items(document.get("rounds")), swiss_rounds)
     rules.drops(_items(document.get("drops")))
     rules.seated_in_time()
+    rules.awarded_byes()
     return rules.findings
 
 
@@ -461,6 +489,8 @@ class _Phases:
         rules.rounds(_items(flight.get("rounds")), planned, f"{path_text(where)}.swiss_rounds")
         rules.drops(_items(flight.get("drops")))
         rules.seated_in_time()
+        rules.byes = self.top.byes
+        rules.awarded_byes()
         self.findings.extend(rules.findings)
 
     def main_event(self) -> None:

@@ -48,6 +48,7 @@ FORMAT: str = _SCHEMA["properties"]["format"]["const"]
 MAX_PLAYERS: int = _SCHEMA["properties"]["players"]["maxItems"]
 MAX_ROUNDS: int = _SCHEMA["properties"]["rounds"]["maxItems"]
 PENDING: str = _DEFS["match"]["properties"]["result"]["const"]
+MAX_AWARDED_BYES: int = _DEFS["player"]["properties"]["byes"]["maximum"]
 
 
 def schema_bytes() -> bytes:
