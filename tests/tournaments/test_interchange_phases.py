@@ -4,11 +4,13 @@ Day 2 out and back in whole; awarded byes; one-phase exports unchanged, byte for
 from __future__ import annotations
 
 import copy
+import io
 import json
 import random
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.db import transaction
 
 from pairing.gate import TIES
@@ -31,6 +33,7 @@ from tests.tournaments.test_phases import _main_with_flights, _play, _run_rounds
 from tournaments.event import phases, services
 from tournaments.interchange import InterchangeError, export_event, import_event
 from tournaments.interchange.limits import ImportPolicy
+from tournaments.interchange.schema import is_valid
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.record.history import EventHistory
 from tournaments.rounds import services as rounds
@@ -536,3 +539,29 @@ def test_any_wrong_value_in_a_phased_file_is_a_listed_problem_never_a_crash(orga
                 assert exc.problems, (where, wrong)
                 for problem in exc.problems:
                     assert not _READS_LIKE_PYTHON.search(problem.message), (where, wrong, problem)
+
+
+def test_the_quick_check_agrees_with_jsonschema_on_phases():
+    validator = committed_validator()
+    document = phased_document()
+    for where in list(_paths(document)):
+        for wrong in (None, True, 0, -1, 1.5, 2.0, "x", " ", [], {}, _DELETE):
+            if wrong is _DELETE and not where:
+                continue
+            changed = _replaced(document, where, wrong)
+            assert is_valid(changed) == validator.is_valid(changed), (where, wrong)
+
+
+def test_a_phased_event_exports_in_four_queries_and_the_command_imports_it(
+    organiser, tmp_path, django_assert_max_num_queries
+):
+    event = import_event(phased_document(), organiser)
+    with django_assert_max_num_queries(4):
+        exported = export_event(event)
+    path = tmp_path / "phased.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_event", str(path), stdout=out)
+    main = Event.objects.get(pk=int(out.getvalue().strip().splitlines()[-1]))
+    assert main.parent_id is None and main.flights.count() == 2
+    assert export_event(main) == exported
