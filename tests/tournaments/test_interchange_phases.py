@@ -565,3 +565,9 @@ def test_a_phased_event_exports_in_four_queries_and_the_command_imports_it(
     main = Event.objects.get(pk=int(out.getvalue().strip().splitlines()[-1]))
     assert main.parent_id is None and main.flights.count() == 2
     assert export_event(main) == exported
+
+
+def test_without_the_permission_the_event_and_its_flights_are_drafts():
+    event = import_event(phased_document(), make_user("newcomer"))
+    assert event.status == Event.Status.DRAFT
+    assert set(event.flights.values_list("status", flat=True)) == {Event.Status.DRAFT}
