@@ -86,7 +86,9 @@ class EventExportView(APIView):
 
     Organisers and judges of that event and superusers only: the file names every player.
     Only finished rounds are written, so the file can always be imported; a round still
-    paired or running is named under ``left_out``, with the reason.
+    paired or running is named under ``left_out``, with the reason. A main event with Day 1
+    flights is written whole (``phases``: its flights, the gate, Day 2's players); a flight
+    alone is an event of one phase whose ``event.flight_of`` names its main event.
     """
 
     permission_classes = [IsAuthenticated]

@@ -94,10 +94,16 @@ def _items(value: Any) -> list:
 
 
 def document_counts(document: Any) -> dict[str, int]:
-    """Players, rounds and matches of a parsed document, counting only what is a list."""
+    """Players, rounds and matches of a parsed document, counting only what is a list
+    (the rounds of an event in phases are its own and its flights')."""
     if not isinstance(document, dict):
         return dict.fromkeys(_COUNTED, 0)
     rounds = _items(document.get("rounds"))
+    phases = document.get("phases")
+    flights = _items(phases.get("flights")) if isinstance(phases, dict) else []
+    for flight in flights:
+        if isinstance(flight, dict):
+            rounds = rounds + _items(flight.get("rounds"))
     return {
         "players": len(_items(document.get("players"))),
         "rounds": len(rounds),

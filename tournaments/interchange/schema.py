@@ -48,6 +48,7 @@ FORMAT: str = _SCHEMA["properties"]["format"]["const"]
 MAX_PLAYERS: int = _SCHEMA["properties"]["players"]["maxItems"]
 MAX_ROUNDS: int = _SCHEMA["properties"]["rounds"]["maxItems"]
 PENDING: str = _DEFS["match"]["properties"]["result"]["const"]
+MAX_AWARDED_BYES: int = _DEFS["player"]["properties"]["byes"]["maximum"]
 
 
 def schema_bytes() -> bytes:
@@ -254,7 +255,16 @@ _AT_PLACE: dict[tuple[str, str], Callable[[ValidationError], str]] = {
     ("rounds[].matches[].result", "const"): lambda e: (
         f"must be {show(PENDING)} when present, not {show(e.instance)}"
     ),
+    ("phases.flights", "minItems"): lambda e: "must hold at least one flight",
 }
+# A flight's rounds read as the main event's.
+_AT_PLACE.update(
+    {
+        (f"phases.flights[].{place}", keyword): explain
+        for (place, keyword), explain in list(_AT_PLACE.items())
+        if place.startswith("rounds[]")
+    }
+)
 
 # Keywords that hold or combine rules rather than state one (never reported themselves).
 STRUCTURE_KEYWORDS = frozenset(

@@ -12,7 +12,11 @@ from tournaments.models import Event
 
 
 class Command(BaseCommand):
-    help = "Print an event as arbiter-event/1 JSON (backup, or to move it to another site)."
+    help = (
+        "Print an event as arbiter-event/1 JSON (backup, or to move it to another site). "
+        "A main event is written with its Day 1 flights (phases); export the main event, "
+        "not a flight, to keep them."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("event_id", type=int, help="the event's id")

@@ -46,7 +46,9 @@ def read_document(path: str) -> Any:
 class Command(BaseCommand):
     help = (
         "Create an event from an arbiter-event/1 JSON file and print its id on the last line. "
-        "Nothing is written if the file has any problem; every problem is listed."
+        "Nothing is written if the file has any problem; every problem is listed. A file "
+        "with phases creates the main event with its Day 1 flights; the id printed is the "
+        "main event's."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
