@@ -104,3 +104,9 @@ def test_the_api_adds_flights_states_the_gate_and_shows_it(main, organiser, judg
     other.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(judge).key}")
     assert other.post(url, {"action": "apply"}, format="json").status_code == 403
     assert APIClient().get(url).json()["gate"]["top"] == 32
+
+
+def test_a_long_main_event_name_still_makes_a_flight(organiser):
+    main = services.create_event(organiser, name="R" * 200, game="iacta")
+    flight = phases.add_flight(main, organiser, name="Sunday morning", rounds=3)
+    assert len(flight.name) == 200 and flight.name.endswith("… — Sunday morning")

@@ -106,7 +106,7 @@ def add_flight(main: Event, actor, *, name: str, rounds: int) -> Event:
     if not isinstance(rounds, int) or not 1 <= rounds <= 30:
         raise ServiceError(_("A flight plays from 1 to 30 Swiss rounds."), field="rounds")
     flight = Event.objects.create(
-        name=f"{main.name} — {name}",
+        name=_flight_title(main.name, name),
         parent=main,
         flight_name=name,
         swiss_rounds=rounds,
@@ -123,6 +123,13 @@ def add_flight(main: Event, actor, *, name: str, rounds: int) -> Event:
     )
     EventLog.objects.create(event=flight, actor=actor, action="flight", data={"main": main.pk})
     return flight
+
+
+def _flight_title(main: str, flight: str) -> str:
+    """ "Regional — A", the main event's name shortened to fit the column if need be."""
+    room = Event._meta.get_field("name").max_length - len(flight) - 3
+    shown = main if len(main) <= room else main[: room - 1] + "…"
+    return f"{shown} — {flight}"
 
 
 @transaction.atomic
