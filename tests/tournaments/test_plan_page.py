@@ -105,7 +105,7 @@ def test_awarded_byes_count_as_two_four_or_eight_players(login, make_world):
     client = login(world.organiser)
     text = words(client.get(path(world.event)))
     assert "1 with 2 byes" in text
-    assert "The table counts them as 65 players" in text
+    assert "With their awarded byes the table counts them as 65 players." in text
     accept(client, world.event)
     world.event.refresh_from_db()
     assert world.event.swiss_rounds == 7  # 65 counted: 65-128 plays 7 rounds
