@@ -119,6 +119,13 @@ def test_a_field_that_changed_since_the_page_is_not_accepted(login, world):
     assert not world.event.log.filter(action="plan").exists()
 
 
+def test_a_count_that_is_no_number_is_refused(login, world):
+    response = login(world.organiser).post(path(world.event), {"counted": "1e999"}, follow=True)
+    assert "The form's player count is not a number." in words(response)
+    world.event.refresh_from_db()
+    assert world.event.swiss_rounds is None
+
+
 def test_after_round_one_is_paired_it_is_refused(login, make_world):
     world = make_world(40, name="Late Cup", swiss_rounds=4, top_cut=0, accounts=False)
     client = login(world.organiser)

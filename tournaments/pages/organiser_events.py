@@ -77,9 +77,14 @@ def _accept_plan(request: HttpRequest, event: Event) -> HttpResponse:
     def page() -> HttpResponse:
         return redirect("tournaments:plan", event.pk)
 
+    raw = request.POST.get("counted")
+    counted = whole_number(raw)
+
     def perform() -> tuple[HttpResponse, bool]:
         try:
-            field_plan.accept_plan(event, request.user, whole_number(request.POST.get("counted")))
+            if raw is not None and counted is None:
+                raise ServiceError(_("The form's player count is not a number."), field="counted")
+            field_plan.accept_plan(event, request.user, counted)
         except ServiceError as exc:
             messages.error(request, exc.message)
             return page(), False
