@@ -164,3 +164,11 @@ def test_a_table_with_a_day_two_gate_sets_the_gate_too(login, make_world, tmp_pa
     world.event.refresh_from_db()
     assert (world.event.gate_points, world.event.gate_top) == (9, 16)
     assert world.event.swiss_rounds == 5
+
+
+def test_a_field_past_the_pages_limit_is_not_simulated_and_it_says_so(login, world, monkeypatch):
+    monkeypatch.setattr(field_plan, "SIMULATED_UP_TO", 39)
+    text = words(login(world.organiser).get(path(world.event)))
+    assert "Fields over 39 players are not simulated on this page" in text
+    assert "python -m pairing.plan --simulate" in text
+    assert "Estimated end" not in text
