@@ -68,6 +68,7 @@ class Settings:
     gate_points: int | None = None
     gate_top: int | None = None
     day2_rounds: int | None = None
+    gate_ties: str = "tiebreakers"
     seeds: tuple[int, ...] = DEFAULT_SEEDS
     draw_rate: float = 0.05
     drop_rate: float = 0.02
@@ -83,6 +84,7 @@ class Settings:
         gate_top: int | None,
         day2_rounds: int | None,
         seeds: Iterable[int],
+        gate_ties: str = "tiebreakers",
     ) -> Settings:
         """Checked settings; a SettingsError names the flag that is out of range."""
         _at_least(round_minutes, 1, "--round-minutes", "at least 1")
@@ -90,6 +92,8 @@ class Settings:
         _at_least(gate_points, 0, "--gate-points", "0 or more")
         _at_least(gate_top, 1, "--gate-top", "at least 1")
         _at_least(day2_rounds, 0, "--day2-rounds", "0 or more")
+        if gate_ties not in GATE_TIES:
+            raise SettingsError("gate-ties", "--gate-ties must be tiebreakers or points")
         seeds = tuple(seeds)
         if not seeds:
             raise SettingsError("runs", "--runs must be at least 1")
@@ -100,6 +104,7 @@ class Settings:
             gate_points=gate_points,
             gate_top=gate_top,
             day2_rounds=day2_rounds,
+            gate_ties=gate_ties,
             seeds=seeds,
         )
 
@@ -176,12 +181,23 @@ def day_of(moment: datetime) -> int:
     return (moment.date() - BASE_DAY).days + 1
 
 
-def gate_count(points: Iterable[int], gate_points: int | None, gate_top: int | None) -> int:
+GATE_TIES = ("tiebreakers", "points")
+
+
+def gate_count(
+    points: Iterable[int],
+    gate_points: int | None,
+    gate_top: int | None,
+    ties: str = "tiebreakers",
+) -> int:
     """Players through "at least ``gate_points`` or the top ``gate_top``, whichever lets more
-    through" (ties at the top-N boundary decided by tiebreakers, so exactly N)."""
-    points = list(points)
+    through". Ties on points at the top-N boundary: ``"tiebreakers"`` decide them (exactly
+    N), or with ``"points"`` everyone on the N-th player's points goes through."""
+    points = sorted(points, reverse=True)
     by_points = sum(p >= gate_points for p in points) if gate_points is not None else 0
     by_top = min(gate_top, len(points)) if gate_top is not None else 0
+    if ties == "points" and by_top:
+        by_top = sum(p >= points[by_top - 1] for p in points)
     return max(by_points, by_top)
 
 
@@ -255,7 +271,8 @@ class _Event:
         standing = sorted(
             (pid for pid in self.ids if not self.dropped[pid]), key=lambda pid: -self.points[pid]
         )
-        through = gate_count((self.points[p] for p in standing), gate_points, gate_top)
+        points = (self.points[p] for p in standing)
+        through = gate_count(points, gate_points, gate_top, self.settings.gate_ties)
         for pid in standing[through:]:
             self.dropped[pid] = True
         return through

@@ -265,6 +265,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--gate-points", type=int, help="Day 2: at least these points")
     sim.add_argument("--gate-top", type=int, help="Day 2: the top N (whichever lets more in)")
     sim.add_argument("--day2-rounds", type=int, help="Swiss rounds on Day 2")
+    sim.add_argument(
+        "--gate-ties",
+        default="tiebreakers",
+        help="ties at the top-N boundary: tiebreakers (exactly N) or points (all on its points)",
+    )
     sim.add_argument("--seed", type=int, default=1, help="the first simulated event's seed")
     sim.add_argument("--runs", type=int, default=5, help="simulated events (seeds)")
     return parser
@@ -281,6 +286,7 @@ def _simulation(args: argparse.Namespace, plan: Plan, byes: dict[int, int]) -> d
             gate_points=args.gate_points,
             gate_top=args.gate_top,
             day2_rounds=args.day2_rounds,
+            gate_ties=args.gate_ties,
             seeds=range(args.seed, args.seed + args.runs) if args.runs > 0 else (),
         )
     except event_simulator.SettingsError as exc:

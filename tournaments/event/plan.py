@@ -210,6 +210,7 @@ def simulate(event: Event, found: Recommendation) -> DayPlan | None:
         start=first.time() if first is not None else DEFAULT_START,
         gate_points=event.gate_points,
         gate_top=event.gate_top,
+        gate_ties=event.gate_ties,
         seeds=SIMULATED_SEEDS,
     )
     return DayPlan(event_simulator.simulate_plan(plan, found.field.byes, settings), first)

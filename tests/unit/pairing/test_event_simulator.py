@@ -118,6 +118,23 @@ def test_the_gate_lets_through_whichever_is_more(points, gate_points, gate_top, 
     assert sim.gate_count(points, gate_points, gate_top) == through
 
 
+def test_with_ties_on_points_everyone_on_the_last_places_points_goes_through():
+    points = [21, 19, 18, 18, 18, 12]
+    assert sim.gate_count(points, None, 3) == 3
+    assert sim.gate_count(points, None, 3, ties="points") == 5
+    assert sim.gate_count(points, 21, 1, ties="points") == 1
+
+
+def test_the_gates_tie_rule_reaches_the_simulated_field():
+    plan = recommend(64)
+    by_tiebreakers, by_points = (
+        sim.simulate_plan(plan, {}, settings(gate_top=10, gate_ties=ties)).day2_spread()
+        for ties in ("tiebreakers", "points")
+    )
+    assert by_tiebreakers == {"min": 10, "median": 10, "max": 10}
+    assert by_points["max"] > 10
+
+
 def test_a_pairing_slower_than_the_break_delays_the_round():
     from datetime import datetime
 
@@ -168,6 +185,7 @@ def test_cli_gives_the_same_day_two_field_for_the_same_seed():
         (["--break-minutes", "-5"], "--break-minutes must be 0 or more"),
         (["--gate-top", "0"], "--gate-top must be at least 1"),
         (["--runs", "0"], "--runs must be at least 1"),
+        (["--gate-ties", "coin"], "--gate-ties must be tiebreakers or points"),
     ],
 )
 def test_cli_refuses_bad_simulation_settings(args, words):
