@@ -119,9 +119,10 @@ def test_a_field_that_changed_since_the_page_is_not_accepted(login, world):
     assert not world.event.log.filter(action="plan").exists()
 
 
-def test_a_count_that_is_no_number_is_refused(login, world):
-    response = login(world.organiser).post(path(world.event), {"counted": "1e999"}, follow=True)
-    assert "The form's player count is not a number." in words(response)
+@pytest.mark.parametrize("sent", [{"counted": "1e999"}, {}])
+def test_a_count_that_is_missing_or_no_number_is_refused(login, world, sent):
+    response = login(world.organiser).post(path(world.event), sent, follow=True)
+    assert "The form's player count is missing or not a number." in words(response)
     world.event.refresh_from_db()
     assert world.event.swiss_rounds is None
 

@@ -77,13 +77,14 @@ def _accept_plan(request: HttpRequest, event: Event) -> HttpResponse:
     def page() -> HttpResponse:
         return redirect("tournaments:plan", event.pk)
 
-    raw = request.POST.get("counted")
-    counted = whole_number(raw)
+    counted = whole_number(request.POST.get("counted"))
 
     def perform() -> tuple[HttpResponse, bool]:
         try:
-            if raw is not None and counted is None:
-                raise ServiceError(_("The form's player count is not a number."), field="counted")
+            if counted is None:  # the page always sends the field it showed
+                raise ServiceError(
+                    _("The form's player count is missing or not a number."), field="counted"
+                )
             field_plan.accept_plan(event, request.user, counted)
         except ServiceError as exc:
             messages.error(request, exc.message)
