@@ -724,6 +724,7 @@ class EventLog(models.Model):
         "top_cut_round": _lazy("paired the next round of the top cut"),
         "finish": _lazy("finished the event"),
         "edit": _lazy("edited the event"),
+        "plan": _lazy("accepted the plan for the field"),
         "check_in": _lazy("checked players in"),
         "drop": _lazy("dropped a player"),
         "late_entry": _lazy("added a late entry"),

@@ -184,6 +184,7 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:event": [get(ALL_200)],
     "tournaments:edit": [get(ORGANISER_PAGE), post(ORGANISER_PAGE)],
     "tournaments:manage": [get(ORGANISER_PAGE)],
+    "tournaments:plan": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
     "tournaments:next_step": [get(ALL_405), post(ORGANISER_FORM)],
     "tournaments:repair": [get(ALL_405), post(ORGANISER_FORM)],
     "tournaments:swap": [get(ALL_405), post(ORGANISER_FORM)],

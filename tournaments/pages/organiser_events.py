@@ -1,4 +1,5 @@
-"""An event's organisers: creating and editing it, granting roles, withdrawing offers.
+"""An event's organisers: creating and editing it, its plan for the field, granting roles,
+withdrawing offers.
 
 Thin: they read, check roles, and call services.
 """
@@ -12,7 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments import once
 from tournaments.event import entry_offers, services
+from tournaments.event import plan as field_plan
 from tournaments.event.roles import (
     ORGANISER,
     event_role_required,
@@ -20,8 +23,10 @@ from tournaments.event.roles import (
 from tournaments.models import EntryOffer, Event, EventRole
 from tournaments.pages.forms import EventForm, GrantRoleForm
 from tournaments.pages.parts import back_to_dashboard_once
+from tournaments.record.rounds import swiss_round_count
 from web.errors import ServiceError
 from web.forms import show_refusal
+from web.inputs import whole_number
 
 
 @login_required
@@ -48,6 +53,46 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             messages.success(request, _("Event details saved."))
             return redirect("tournaments:manage", event.pk)
     return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+@event_role_required(ORGANISER)
+def event_plan(request: HttpRequest, event: Event) -> HttpResponse:
+    """GET: the recommended rounds, cut and gate for the field beside the event's own, and
+    the day simulated when that is quick; POST: accept the recommendation (once)."""
+    if request.method == "POST":
+        return _accept_plan(request, event)
+    found = field_plan.recommendation(event)
+    context = {
+        "event": event,
+        "found": found,
+        "refusal": field_plan.accept_refusal(event, found),
+        "day": field_plan.simulate(event, found),
+        "simulated_up_to": field_plan.SIMULATED_UP_TO,
+        "swiss_rounds": swiss_round_count(event),
+    }
+    return render(request, "tournaments/event_plan.html", context)
+
+
+def _accept_plan(request: HttpRequest, event: Event) -> HttpResponse:
+    def page() -> HttpResponse:
+        return redirect("tournaments:plan", event.pk)
+
+    counted = whole_number(request.POST.get("counted"))
+
+    def perform() -> tuple[HttpResponse, bool]:
+        try:
+            if counted is None:  # the page always sends the field it showed
+                raise ServiceError(
+                    _("The form's player count is missing or not a number."), field="counted"
+                )
+            field_plan.accept_plan(event, request.user, counted)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return page(), False
+        messages.success(request, _("The plan is accepted: the event's rounds and cut are set."))
+        return page(), True
+
+    return once.form_once(request, perform, page)
 
 
 @require_POST

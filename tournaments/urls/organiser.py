@@ -8,6 +8,7 @@ urlpatterns = [
     # Only a login: whoever creates an event is its first organiser.
     path("events/new/", organiser_events.event_create, name="create"),
     path("events/<int:event_id>/edit/", organiser_events.event_edit, name="edit"),
+    path("events/<int:event_id>/plan/", organiser_events.event_plan, name="plan"),
     path("events/<int:event_id>/manage/", organiser_rounds.dashboard, name="manage"),
     path("events/<int:event_id>/phases/", phases.manage_phases, name="phases"),
     path("events/<int:event_id>/next/", organiser_rounds.next_step, name="next_step"),
