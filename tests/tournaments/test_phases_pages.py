@@ -110,3 +110,37 @@ def test_a_long_main_event_name_still_makes_a_flight(organiser):
     main = services.create_event(organiser, name="R" * 200, game="iacta")
     flight = phases.add_flight(main, organiser, name="Sunday morning", rounds=3)
     assert len(flight.name) == 200 and flight.name.endswith("… — Sunday morning")
+
+
+def test_the_plan_for_a_main_event_counts_its_flights_entrants(main, organiser):
+    from tournaments.event import plan
+
+    for name, size in (("A", 40), ("B", 30)):
+        flight = phases.add_flight(main, organiser, name=name, rounds=6)
+        for i in range(size):
+            services.register_player(flight, make_user(f"{name}{i}"))
+    field = plan.entrants(main)
+    assert field.players == 70
+    assert plan.recommendation(main).plan.swiss_rounds == 7  # 65-128 players
+
+
+def test_the_plan_over_the_api(main, organiser, judge):
+    from rest_framework.test import APIClient
+
+    from accounts.tokens import issue_token
+
+    for i in range(40):
+        services.register_player(main, make_user(f"e{i}"))
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(organiser).key}")
+    url = f"/api/v1/events/{main.pk}/plan/"
+    shown = api.get(url).json()
+    assert shown["players"] == 40 and shown["recommendation"] == {"swiss_rounds": 6, "top_cut": 8}
+    stale = api.post(url, {"counted": 39}, format="json")
+    assert stale.status_code == 400 and "field changed" in stale.content.decode()
+    assert api.post(url, {"counted": 40}, format="json").status_code == 200
+    main.refresh_from_db()
+    assert (main.swiss_rounds, main.top_cut) == (6, 8)
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(judge).key}")
+    assert other.get(url).status_code == 403

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.event import phases
+from tournaments.event import phases, plan
 from tournaments.event.roles import ORGANISER, event_for
 from tournaments.models import Event
 from web.api import run_service
@@ -148,3 +148,62 @@ class Phases(APIView):
         return run_service(
             lambda: phases.apply_gate(event, request.user), lambda _n: phases_json(event)
         )
+
+
+PLAN_SCHEMA = obj(
+    ["table", "players", "byes", "counted", "recommendation", "problem"],
+    table=STR,
+    players=INT,
+    byes={"type": "object", "description": 'Players by awarded byes: {"3": 10}.'},
+    counted={**NULL_INT, "description": "Player-equivalents: byes count 2, 4 or 8."},
+    recommendation={
+        "type": ["object", "null"],
+        "description": "As `python -m pairing.plan` prints it: `swiss_rounds`, `top_cut`, "
+        "and the Day 2 keys where the table has them.",
+    },
+    problem=STR,
+)
+
+
+def plan_json(event: Event) -> dict[str, Any]:
+    """The table's recommendation for the event's entrants, as the API shows it."""
+    found = plan.recommendation(event)
+    return {
+        "table": found.table,
+        "players": found.field.players,
+        "byes": {str(level): n for level, n in found.field.byes.items()},
+        "counted": found.plan.counted if found.plan else None,
+        "recommendation": found.plan.as_json() if found.plan else None,
+        "problem": found.problem,
+    }
+
+
+class Plan(APIView):
+    """GET the recommendation for the field; POST accept it (organisers), as the page does."""
+
+    @extend_schema(
+        operation_id="plan_detail",
+        summary="The recommended Swiss rounds, cut and Day 2 gate for the entrants (organisers)",
+        tags=["events"],
+        responses=responses({200: (PLAN_SCHEMA, "The recommendation.")}, 403, 404),
+    )
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(plan_json(event_for(request, event_id, ORGANISER)))
+
+    @extend_schema(
+        operation_id="plan_accept",
+        summary="Accept the recommendation: set the rounds, cut and gate (organisers)",
+        description="Refused once round 1 is paired, and when `counted` (the player-"
+        "equivalents the client saw) differs from the field now.",
+        tags=["events"],
+        request=body([], counted={**INT, "minimum": 0}, example={"counted": 370}),
+        responses=responses(
+            {200: (PLAN_SCHEMA, "The event's plan, accepted.")}, *BODY_ERRORS, 403, 404
+        ),
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_for(request, event_id, ORGANISER)
+        fields = Reader(request.data)
+        counted = fields.integer("counted", required=False, minimum=0, maximum=10**7)
+        fields.check()
+        return run_service(lambda: plan.accept_plan(event, request.user, counted), plan_json)

@@ -57,9 +57,15 @@ class Recommendation:
 
 
 def entrants(event: Event) -> Field:
-    """Registered players (not the waiting list or dropped), counted by awarded byes."""
+    """Registered players (not the waiting list or dropped), counted by awarded byes; a
+    main event's are its Day 1 flights' (its own entries are only those Day 2 carries)."""
+    entries = (
+        Registration.objects.filter(event__parent=event)
+        if event.flights.exists()
+        else event.registrations.all()
+    )
     rows = (
-        event.registrations.filter(status=Registration.Status.REGISTERED)
+        entries.filter(status=Registration.Status.REGISTERED)
         .values("awarded_byes")
         .annotate(n=Count("pk"))
     )

@@ -47,6 +47,7 @@ urlpatterns = [
     path("api/v1/events/<int:event_id>/players/", api.Players.as_view(), name="api_players"),
     path("api/v1/events/<int:event_id>/standings/", api.Standings.as_view(), name="api_standings"),
     path("api/v1/events/<int:event_id>/phases/", phases_api.Phases.as_view(), name="api_phases"),
+    path("api/v1/events/<int:event_id>/plan/", phases_api.Plan.as_view(), name="api_plan"),
     path("api/v1/events/<int:event_id>/finish/", organiser_api.Finish.as_view(), name="api_finish"),
     path("api/v1/events/<int:event_id>/staff/", organiser_api.Staff.as_view(), name="api_staff"),
     path(
