@@ -93,6 +93,7 @@ def default_params(w: World) -> dict[str, object]:
         "job_id": w.print_job.pk,
         "user_id": w.player.pk,
         "grant_id": w.judge_grant.pk,
+        "pair_id": w.avoid_pair.pk,
         "card_id": w.card.pk,
         "series_id": w.series.pk,
         "webhook_id": w.webhook.pk,
@@ -248,6 +249,12 @@ TABLE: dict[str, list[Case]] = {
         get(E("400", "400", "400", "400"), query={"from": "Z", "to": "A"}),
     ],
     "tournaments:grant_role": [get(ALL_405), post(ORGANISER_FORM)],
+    # Players kept apart in Swiss (issue 33): an empty form adds nothing; removing needs none.
+    "tournaments:avoid_pairs": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
+    "tournaments:remove_avoid_pair": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),
+    ],
     "tournaments:revoke_role": [
         get(ALL_405),
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),
@@ -571,6 +578,7 @@ FOREIGN_PARAMS = {
     "who",
     "user_id",
     "grant_id",
+    "pair_id",
     "penalty_id",
     "call_id",
     "extension_id",
@@ -585,6 +593,7 @@ FOREIGN_PARAMS = {
 # The form answers "That role grant no longer exists." on the dashboard; nothing is removed.
 FOREIGN_OUTCOME = {
     "tournaments:revoke_role": "302",
+    "tournaments:remove_avoid_pair": "302",  # "That pair is not listed for this event."
     # An entry offered to someone else is not found by anyone but its holder.
     "tournaments:accept_offer": "404",
     "tournaments:decline_offer": "404",
