@@ -293,6 +293,13 @@ TABLE: dict[str, list[Case]] = {
         Case("delete", E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
     ],
     "tournaments:api_offers": [get(API_ORGANISER_READ)],
+    # Players kept apart (issue 33): an empty body is refused (400, nothing added); the
+    # delete removes pat's pair with the third player, as the page's "remove" does.
+    "tournaments:api_avoid_pairs": [get(API_ORGANISER_READ), post(API_ORGANISER_WRITE)],
+    "tournaments:api_avoid_pair": [
+        get(ALL_405),
+        Case("delete", E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
+    ],
     # The offer is of another event's walk-in: under this event's address, 404.
     "tournaments:api_offer_withdraw": [get(ALL_405), post(E("401/403", "403", "403", "404"))],
     # E-mails (and logs a reminder to) every player without a legal list: no fields needed.

@@ -4,7 +4,9 @@ them apart as it does rematches, swaps refuse to seat them together, every chang
 from itertools import combinations
 
 import pytest
+from rest_framework.test import APIClient
 
+from accounts.tokens import issue_token
 from arbiter import worlds
 from tests.conftest import PASSWORD, make_event, make_user, play_out, refused
 from tournaments.event import avoid_pairs, services
@@ -202,3 +204,35 @@ def test_the_organiser_adds_and_removes_a_pair_on_the_page(client, organiser):
     client.post(f"{url}{pair.pk}/remove/", follow=True)
     assert not AvoidPair.objects.exists()
     assert latest_round(event) is None  # nothing else happened to the event
+
+
+def test_the_api_lists_adds_and_removes_pairs_as_the_page_does(organiser, judge):
+    def client_of(user):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user).key}")
+        return client
+
+    event = make_event(organiser, 4)
+    services.grant_role(event, judge.username, "judge")
+    a, b = players_of(event)[:2]
+    url = f"/api/v1/events/{event.pk}/avoid/"
+    body = {"first": b.pk, "second": a.pk, "reason": "twins"}
+    assert client_of(judge).post(url, body, format="json").status_code == 403
+    api = client_of(organiser)
+    added = api.post(url, body, format="json")
+    assert added.status_code == 201
+    assert added.json()["first"] == a.pk and added.json()["players"][1] == b.display_name
+    again = api.post(url, body, format="json")
+    assert again.status_code == 400
+    assert again.json()["errors"] == [
+        {
+            "field": "second",
+            "message": f"{a.display_name} and {b.display_name} are already kept apart.",
+        }
+    ]
+    same = api.post(url, {"first": a.pk, "second": a.pk}, format="json")
+    assert same.json()["errors"][0]["field"] == "second"
+    assert [p["pair"] for p in api.get(url).json()] == [added.json()["pair"]]
+    assert api.delete(f"{url}{added.json()['pair']}/").status_code == 200
+    assert api.get(url).json() == []
+    assert api.delete(f"{url}{added.json()['pair']}/").status_code == 404
