@@ -11,17 +11,21 @@ through ``pairing.swiss.pair_state`` (input checked, output built), best of
 everyone once, no rematch, no avoided pair together. The target is a ratio of at
 most 1.5 in every round (exit 1 over it, or on a broken pairing).
 
-Measured on the project's 2-core development machine (2026-12-05, best of 5):
+Measured on the project's 2-core development machine (2026-12-05, best of 9, the
+machine shared with other work; ``--repeats 9``):
 
 ```
 players pairs round active   plain s   avoid s  ratio avoided
---------------------------------------------------------------
-   2048    50     1   2048    0.0213    0.0232   1.09       0
-   2048    50     3   2007    0.0178    0.0196   1.10       0
-   2048    50     5   1964    0.0234    0.0251   1.07       0
-   2048    50     7   1924    0.0263    0.0284   1.08       0
-   2048    50     9   1882    0.0402    0.0400   1.00       0
+-------------------------------------------------------------
+   2048    50     1   2048    0.0084    0.0098   1.17       0
+   2048    50     3   1976    0.0104    0.0114   1.10       0
+   2048    50     5   1887    0.0118    0.0133   1.12       0
+   2048    50     7   1808    0.0157    0.0176   1.12       0
+   2048    50     9   1739    0.0245    0.0271   1.11       0
 ```
+
+With ``--near`` (each pair on the same points): ratios 1.09, 1.08, 1.12, 1.10, 1.10,
+none avoided.
 """
 
 from __future__ import annotations
