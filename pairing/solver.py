@@ -2,7 +2,9 @@
 
 Private helper of :mod:`pairing.swiss` (plain Python, no Django). Players are
 vertices ``0..n-1`` in rank order, so ``points`` never increases along the list;
-``played[v]`` is the set of vertices ``v`` has already met (symmetric). Points are
+``played[v]`` is the set of vertices ``v`` has already met (symmetric), plus those the
+organiser keeps ``v`` apart from: every argument below only counts the pairs a player
+may not be given, so a kept-apart pair is exactly one more rematch to it. Points are
 integers (the caller scales them). A pair costs ``(points difference) ** 2``; among
 equally cheap pairings the pair-downs sit as low in the standings as possible, and
 the remaining ties are broken by a seeded random perturbation that makes the

@@ -25,6 +25,15 @@ What comes out, in order of priority:
 6. remaining ties broken by the seeded random draw: round 1, or any group of equal
    points, is a random pairing from the seed.
 
+Pairs that must not meet. A player may carry ``avoid``: ids the organiser keeps them
+apart from (family, teammates). Either side listing the other is enough; unknown ids and
+the player's own are ignored, as in ``opponents``. An avoided pair is treated exactly
+like a rematch everywhere above: forbidden while any pairing free of both exists (the
+bye rule included), and when none exists a rematch and an avoided pair weigh the same
+(a pair that is both counts once). Explanations then carry an :class:`AvoidNote`, and
+``stats`` has ``"avoided"`` (only when some player has an ``avoid`` list, so inputs
+without one give the same output as before the field existed).
+
 When no rematch-free pairing exists at all (only possible in tiny events, or when
 someone has met nearly the whole field: with ``n - 1 >= 2r + 2`` players and at most
 ``r`` opponents each, one always exists),
@@ -130,7 +139,26 @@ class RematchNote:
         return cls(forced=data["forced"])
 
 
-PairingNote = DownNote | RematchNote
+@dataclass(frozen=True, slots=True)
+class AvoidNote:
+    """The organiser keeps the pair apart; ``forced``: no pairing free of rematches and
+    avoided pairs existed, and this one gave the fewest of them."""
+
+    kind: ClassVar[Literal["avoid"]] = "avoid"
+    forced: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """The note as the engine's JSON writes it."""
+        return {"kind": self.kind, "forced": self.forced}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AvoidNote:
+        """The note back from :meth:`as_dict`'s shape."""
+        _check_kind(data, cls.kind)
+        return cls(forced=data["forced"])
+
+
+PairingNote = DownNote | RematchNote | AvoidNote
 
 
 def note_from_dict(data: dict[str, Any]) -> PairingNote:
@@ -138,6 +166,8 @@ def note_from_dict(data: dict[str, Any]) -> PairingNote:
     kind = data.get("kind")
     if kind == RematchNote.kind:
         return RematchNote.from_dict(data)
+    if kind == AvoidNote.kind:
+        return AvoidNote.from_dict(data)
     if kind == DownNote.kind:
         return DownNote.from_dict(data)
     raise ValueError(f"unknown pairing note kind: {kind!r}")
@@ -239,7 +269,8 @@ class SwissPlayer:
     """One player as the engine sees them: the typed form of a contract ``players`` entry.
 
     ``opponents`` lists everyone met in earlier rounds (a bye is not an opponent);
-    unknown ids are ignored, so dropped players may stay in it.
+    unknown ids are ignored, so dropped players may stay in it. ``avoid`` lists players
+    the organiser keeps them apart from, treated as past opponents for pairing.
     """
 
     id: PlayerId
@@ -247,6 +278,7 @@ class SwissPlayer:
     opponents: tuple[PlayerId, ...]
     had_bye: bool = False
     dropped: bool = False
+    avoid: tuple[PlayerId, ...] = ()
 
 
 def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = None) -> Pairing:
@@ -274,17 +306,26 @@ def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = N
             if v not in played[w]:
                 played[w].add(v)
 
-    bye, pairs, bye_note, forced = _pair(points, played, active, rng)
+    avoided = _avoided(active, position) if any(p.avoid for p in checked) else None
+    forbidden = played
+    if avoided is not None:  # a new set only for the few players who avoid someone
+        forbidden = list(played)
+        for v, kept in avoided.items():
+            forbidden[v] = played[v] | kept
+
+    bye, pairs, bye_note, forced = _pair(points, forbidden, active, rng)
 
     pairs.sort(key=lambda pair: (-points[pair[0]], -points[pair[1]], pair[0]))
-    explanations = _explain(pairs, bye, points, played, active, forced)
+    explanations = _explain(pairs, bye, points, played, active, forced, avoided)
     cost = sum((points[a] - points[b]) ** 2 for a, b in pairs)
     stats: dict[str, Any] = {
         "pair_downs": sum(1 for a, b in pairs if points[a] != points[b]),
         "rematches": sum(1 for a, b in pairs if b in played[a]),
-        "cost": cost if scale == 1 else float(Fraction(cost, scale * scale)),
-        "seconds": round(time.perf_counter() - started, 6),
     }
+    if avoided is not None:
+        stats["avoided"] = sum(1 for a, b in pairs if b in avoided.get(a, ()))
+    stats["cost"] = cost if scale == 1 else float(Fraction(cost, scale * scale))
+    stats["seconds"] = round(time.perf_counter() - started, 6)
     return Pairing(
         pairings=[(active[a].id, active[b].id) for a, b in pairs],
         bye=None if bye is None else active[bye].id,
@@ -352,6 +393,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # --- pairing -------------------------------------------------------------------------
+
+
+def _avoided(active: list[SwissPlayer], position: dict[PlayerId, int]) -> dict[int, set[int]]:
+    """Who active players must not meet, by position: symmetric, no self, known ids only
+    (only players with someone to avoid are keys)."""
+    avoided: dict[int, set[int]] = {}
+    for v, player in enumerate(active):
+        for other in player.avoid:
+            w = position.get(other)
+            if w is not None and w != v:
+                avoided.setdefault(v, set()).add(w)
+                avoided.setdefault(w, set()).add(v)
+    return avoided
 
 
 def _pair(
@@ -426,11 +480,13 @@ def _explain(
     played: list[set[int]],
     active: list[SwissPlayer],
     forced: bool,
+    avoided: dict[int, set[int]] | None = None,
 ) -> list[PairExplanation]:
-    """A short reason for every pair-down and every rematch, in table order.
+    """A short reason for every pair-down, rematch and avoided pair, in table order.
 
     Each entry has the engine's ``reason`` (ids in it) and the same as data in ``notes``
-    (:class:`DownNote`, :class:`RematchNote`), for callers that word it with names."""
+    (:class:`DownNote`, :class:`RematchNote`, :class:`AvoidNote`), for callers that word
+    it with names. Pair-downs are explained by the real history (``played``) alone."""
     partner: dict[int, int] = {}
     for a, b in pairs:
         partner[a], partner[b] = b, a
@@ -446,6 +502,8 @@ def _explain(
             notes.append(_why_down(a, b, points, played, active, partner, members, levels))
         if b in played[a]:
             notes.append(RematchNote(forced))
+        if avoided and b in avoided.get(a, ()):
+            notes.append(AvoidNote(forced))
         if notes:
             out.append(
                 PairExplanation(
@@ -459,6 +517,12 @@ def _explain(
 
 def note_text(note: PairingNote) -> str:
     """The engine's own wording of one pairing note, naming players by id."""
+    if isinstance(note, AvoidNote):
+        return (
+            "kept apart by the organiser, but no pairing without rematches or such pairs exists"
+            if note.forced
+            else "kept apart by the organiser"  # pragma: no cover - the solver never returns one
+        )
     if isinstance(note, RematchNote):
         return (
             "rematch: no pairing without rematches exists"
@@ -550,16 +614,19 @@ def _players_from_dicts(players: Any, round_number: int) -> list[SwissPlayer]:
             opponents = raw["opponents"]
             had_bye = raw.get("had_bye", False)
             dropped = raw.get("dropped", False)
+            avoid = raw.get("avoid", _NO_AVOID)
         except (TypeError, KeyError, AttributeError):
-            pid = points = opponents = had_bye = dropped = None
+            pid = points = opponents = had_bye = dropped = avoid = None
         # One cheap test for the common, well-formed case; the details only on failure.
-        if type(opponents) is not list or not _looks_valid(
-            pid, points, opponents, had_bye, dropped, seen
+        if (
+            type(opponents) is not list
+            or not _looks_valid(pid, points, opponents, had_bye, dropped, seen)
+            or (avoid is not _NO_AVOID and not _avoid_looks_valid(avoid, list))
         ):
             _check_player(i, raw, seen, list)
         _check_history(i, pid, opponents, had_bye, round_number)
         seen[pid] = i
-        parsed.append(SwissPlayer(pid, points, tuple(opponents), had_bye, dropped))
+        parsed.append(SwissPlayer(pid, points, tuple(opponents), had_bye, dropped, tuple(avoid)))
     return parsed
 
 
@@ -572,8 +639,10 @@ def _checked_players(players: Any, round_number: int) -> Sequence[SwissPlayer]:
         if type(player) is not SwissPlayer:
             raise SwissInputError(f"players[{i}] must be a SwissPlayer, got {_show(player)}")
         pid, opponents = player.id, player.opponents
-        if type(opponents) not in _SEQUENCE_TYPES or not _looks_valid(
-            pid, player.points, opponents, player.had_bye, player.dropped, seen
+        if (
+            type(opponents) not in _SEQUENCE_TYPES
+            or not _looks_valid(pid, player.points, opponents, player.had_bye, player.dropped, seen)
+            or (player.avoid and not _avoid_looks_valid(player.avoid, tuple | list))
         ):
             fields = {name: getattr(player, name) for name in SwissPlayer.__slots__}
             _check_player(i, fields, seen, tuple | list)
@@ -595,6 +664,11 @@ def _looks_valid(
         or type(dropped) is not bool
         or (type(points) is float and not math.isfinite(points))
     )
+
+
+def _avoid_looks_valid(avoid: Any, sequence: type) -> bool:
+    """The fast test for a well-formed ``avoid`` list (a sequence of ids)."""
+    return isinstance(avoid, sequence) and {type(o) for o in avoid} <= _ID_TYPES
 
 
 def _check_history(i: int, pid: PlayerId, opponents: Any, had_bye: bool, round_number: int) -> None:
@@ -619,6 +693,7 @@ def _check_history(i: int, pid: PlayerId, opponents: Any, had_bye: bool, round_n
     )
 
 
+_NO_AVOID: tuple[PlayerId, ...] = ()
 _ID_TYPES = {str, int}
 _NUMBER_TYPES = {int, float}
 _SEQUENCE_TYPES = {tuple, list}
@@ -653,6 +728,14 @@ def _check_player(i: int, raw: Any, seen: dict[PlayerId, int], sequence: type) -
             raise SwissInputError(
                 f'{where}: "opponents" must list player ids (strings or integers), '
                 f"got {_show(opponent)}"
+            )
+    avoid = raw.get("avoid", [])
+    if not isinstance(avoid, sequence):
+        raise SwissInputError(f'{where}: "avoid" must be a list, got {_show(avoid)}')
+    for other in avoid:
+        if not _is_id(other):
+            raise SwissInputError(
+                f'{where}: "avoid" must list player ids (strings or integers), got {_show(other)}'
             )
     for key in ("had_bye", "dropped"):
         value = raw.get(key, False)

@@ -17,6 +17,7 @@ from printing.models import PrintJob
 from tests import tiers
 from tournaments.event import services
 from tournaments.models import (
+    AvoidPair,
     EntryOffer,
     Event,
     EventLog,
@@ -157,6 +158,7 @@ def play_out(round_: Round, organiser, score: str = "2-0") -> None:
 
 # Every model a request or a service of the site writes: counted by ``database_rows``.
 WRITTEN = (
+    AvoidPair,
     User,
     Event,
     EventRole,

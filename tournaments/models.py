@@ -745,6 +745,8 @@ class EventLog(models.Model):
         "entry_offer_declined": _lazy("declined the offer of a walk-in entry"),
         "entry_offer_withdrawn": _lazy("withdrew the offer of a walk-in entry"),
         "merge_accounts": _lazy("moved an entry to the player's other account"),
+        "avoid_pair_added": _lazy("kept two players apart in Swiss"),
+        "avoid_pair_removed": _lazy("let two players kept apart meet again"),
     }
 
     def __str__(self) -> str:

@@ -26,9 +26,17 @@ from series.models import Series
 from series.services import create_series
 from tests.conftest import make_user
 from tournaments.clock import extensions as clock
-from tournaments.event import entry_offers
+from tournaments.event import avoid_pairs, entry_offers
 from tournaments.event.services import add_late_entry
-from tournaments.models import Event, EventRole, Match, Registration, Round, TimeExtension
+from tournaments.models import (
+    AvoidPair,
+    Event,
+    EventRole,
+    Match,
+    Registration,
+    Round,
+    TimeExtension,
+)
 from webhooks.models import Delivery, Subscription
 
 # Card names no page prints unless it shows that player's decklist.
@@ -69,6 +77,7 @@ class World:
     print_job: PrintJob  # a finished print of the decklists
     card: Card
     judge_grant: EventRole
+    avoid_pair: AvoidPair  # pat and the third player, kept apart by the organiser
     series: Series  # the organiser's, of ``event``
     webhook: Subscription  # the organiser's, of ``event``
     webhook_delivery: Delivery  # one logged delivery of ``webhook``
@@ -153,6 +162,7 @@ def _foreign_event(outsider: User) -> dict[str, int]:
         "check_id": DeckCheck.objects.create(event=event, registration=registrations[0]).pk,
         "job_id": PrintJob.objects.create(event=event, kind="standings", fingerprint="x").pk,
         # otto's walk-in offered to pat: only pat may answer it, only otto withdraw it.
+        "pair_id": avoid_pairs.add_pair(event, registrations[0], registrations[1], outsider).pk,
         "offer_id": entry_offers.offer_entry(
             add_late_entry(event, outsider, name="Walk-in Wanda"), "pat", outsider
         ).pk,
@@ -243,6 +253,7 @@ def build_world() -> World:
         print_job=job,
         card=Card.objects.get(name=PAT_MAIN),
         judge_grant=grant,
+        avoid_pair=avoid_pairs.add_pair(event, registrations[0], third, organiser, "family"),
         series=create_series(organiser, [event], name="Security League", placing_points="1: 3"),
         webhook=delivery.subscription,
         webhook_delivery=delivery,

@@ -93,6 +93,7 @@ def default_params(w: World) -> dict[str, object]:
         "job_id": w.print_job.pk,
         "user_id": w.player.pk,
         "grant_id": w.judge_grant.pk,
+        "pair_id": w.avoid_pair.pk,
         "card_id": w.card.pk,
         "series_id": w.series.pk,
         "webhook_id": w.webhook.pk,
@@ -249,6 +250,12 @@ TABLE: dict[str, list[Case]] = {
         get(E("400", "400", "400", "400"), query={"from": "Z", "to": "A"}),
     ],
     "tournaments:grant_role": [get(ALL_405), post(ORGANISER_FORM)],
+    # Players kept apart in Swiss (issue 33): an empty form adds nothing; removing needs none.
+    "tournaments:avoid_pairs": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
+    "tournaments:remove_avoid_pair": [
+        get(ALL_405),
+        post(ORGANISER_FORM, changes=frozenset({"organiser"})),
+    ],
     "tournaments:revoke_role": [
         get(ALL_405),
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),
@@ -287,6 +294,13 @@ TABLE: dict[str, list[Case]] = {
         Case("delete", E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
     ],
     "tournaments:api_offers": [get(API_ORGANISER_READ)],
+    # Players kept apart (issue 33): an empty body is refused (400, nothing added); the
+    # delete removes pat's pair with the third player, as the page's "remove" does.
+    "tournaments:api_avoid_pairs": [get(API_ORGANISER_READ), post(API_ORGANISER_WRITE)],
+    "tournaments:api_avoid_pair": [
+        get(ALL_405),
+        Case("delete", E("401/403", "403", "403", "200"), changes=frozenset({"organiser"})),
+    ],
     # The offer is of another event's walk-in: under this event's address, 404.
     "tournaments:api_offer_withdraw": [get(ALL_405), post(E("401/403", "403", "403", "404"))],
     # E-mails (and logs a reminder to) every player without a legal list: no fields needed.
@@ -572,6 +586,7 @@ FOREIGN_PARAMS = {
     "who",
     "user_id",
     "grant_id",
+    "pair_id",
     "penalty_id",
     "call_id",
     "extension_id",
@@ -586,6 +601,7 @@ FOREIGN_PARAMS = {
 # The form answers "That role grant no longer exists." on the dashboard; nothing is removed.
 FOREIGN_OUTCOME = {
     "tournaments:revoke_role": "302",
+    "tournaments:remove_avoid_pair": "302",  # "That pair is not listed for this event."
     # An entry offered to someone else is not found by anyone but its holder.
     "tournaments:accept_offer": "404",
     "tournaments:decline_offer": "404",

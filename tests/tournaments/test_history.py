@@ -91,9 +91,11 @@ def test_a_pair_or_repair_press_reads_the_history_once(organiser, monkeypatch):
     assert reads == [event.pk, event.pk]
 
 
-def test_the_history_is_three_queries_and_the_rows_none_more(organiser, django_assert_num_queries):
+def test_the_history_is_four_queries_and_the_rows_none_more(organiser, django_assert_num_queries):
     event = event_after(organiser, players=9, played=2, prefix="q")
     with django_assert_num_queries(3):
+        EventHistory.read(event, plain=True)  # the standings' read: no must-not-meet pairs
+    with django_assert_num_queries(4):  # registrations, rounds, matches, must-not-meet pairs
         history = EventHistory.read(event)
     with django_assert_num_queries(0):
         rows = history.standings_rows()

@@ -2,7 +2,8 @@
 
 Pairing a round and showing the standings need the same facts: who is registered,
 which Swiss rounds were paired, and each result. :meth:`EventHistory.read` reads
-them in three queries, whatever the event's size, and gives both the Swiss
+them in three queries, whatever the event's size (a fourth, for pairing, reads the
+pairs the organiser keeps apart), and gives both the Swiss
 engine's input (:meth:`EventHistory.swiss_players`) and the standings
 (:meth:`EventHistory.standings_rows`). One rule covers a late entry: every Swiss
 round paired with a number below their ``joined_round`` is a loss without an
@@ -21,7 +22,7 @@ from django.db.models import Q
 
 from pairing.standings import DEFAULT_TIEBREAKERS, compute_standings
 from pairing.swiss import SwissPlayer
-from tournaments.models import Event, Match, Registration, Round
+from tournaments.models import AvoidPair, Event, Match, Registration, Round
 from tournaments.record.match_games import MatchGames
 from tournaments.record.player_names import player_labels
 
@@ -98,24 +99,29 @@ class EventHistory:
     ``results`` are the standings module's match entries (section 3 of
     ``pairing-and-events.md``, ids being ``Registration.public_id``), in round and
     table order: byes, matches with a result, and the rounds late entries missed.
+    ``avoid``: by public id, the players each must not meet in Swiss (both directions;
+    read for pairing only, empty for the standings' ``plain`` read).
     """
 
     event: Event
     registrations: list[Registration] | list[Entry]
     swiss_rounds: list[int]
     results: list[dict[str, Any]]
+    avoid: dict[str, list[str]] = field(default_factory=dict)
     # A main event's Day 1 players who play no Day 2 here (all of them before the gate):
     # their records count (as opponents, in the standings), they are never paired here.
     day1_only: list[Entry] = field(default_factory=list)
     gate_applied: bool = False
 
     @classmethod
-    def read(cls, event: Event, plain: bool = False) -> EventHistory:
+    def read(cls, event: Event, plain: bool = False, kept_apart: bool = True) -> EventHistory:
         """One query each for registrations, Swiss rounds and their matches.
 
         ``plain``: the registrations as :class:`Entry` values, for the standings, which
         read only these columns (20,000 model instances and their accounts cost more
         than computing the standings); pairing keeps the model instances it seats.
+        ``kept_apart``: also read the pairs that must not meet (a fourth query; never
+        with ``plain``, the standings do not need them).
         """
         ordered = event.registrations.order_by("registered_at", "pk")
         if plain:
@@ -143,6 +149,7 @@ class EventHistory:
             registrations=registrations,
             swiss_rounds=sorted(set(numbers.values()) | set(day1.numbers)),
             results=day1.results + missed + [entry for entry in played if entry is not None],
+            avoid=_avoid_lists(event, public) if kept_apart and not plain else {},
             day1_only=day1.not_carried,
             gate_applied=event.gate_applied_at is not None,
         )
@@ -216,6 +223,7 @@ class EventHistory:
                 points=points.get(r.pk, 0),
                 opponents=tuple(opponents.get(r.public_id, ())),
                 had_bye=r.public_id in had_bye,
+                avoid=tuple(self.avoid.get(r.public_id, ())),
             )
             for r in active
         ]
@@ -236,14 +244,24 @@ class EventHistory:
         return opponents, had_bye
 
 
+def _avoid_lists(event: Event, public: dict[int, str]) -> dict[str, list[str]]:
+    """The organiser's must-not-meet pairs as the engine's ``avoid`` lists, by public id."""
+    avoid: dict[str, list[str]] = {}
+    for first, second in AvoidPair.objects.filter(event=event).values_list("first", "second"):
+        if first in public and second in public:
+            avoid.setdefault(public[first], []).append(public[second])
+            avoid.setdefault(public[second], []).append(public[first])
+    return avoid
+
+
 def standings_rows(event: Event, through_round: int | None = None) -> list[dict[str, Any]]:
     """The event's standings rows (with ``registration``), after ``through_round`` if given."""
-    return EventHistory.read(event).standings_rows(through_round)
+    return EventHistory.read(event, kept_apart=False).standings_rows(through_round)
 
 
 def public_rows(event: Event) -> list[dict[str, Any]]:
     """The event's standings exactly as the contract shows them."""
-    return EventHistory.read(event).public_rows()
+    return EventHistory.read(event, kept_apart=False).public_rows()
 
 
 def _day2_first(rows: list[dict[str, Any]], day2: set[str]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from pairing.swiss import ByeNote, PairingNote, RematchNote
+from pairing.swiss import AvoidNote, ByeNote, PairingNote, RematchNote
 from tournaments.models import Registration
 from tournaments.record.player_names import player_labels
 
@@ -52,6 +52,14 @@ def pair_note_text(notes: Iterable[PairingNote], pair: Sequence[Any], name: Name
 
 
 def _one_note(note: PairingNote, pair: Sequence[Any], name: Namer) -> str:
+    if isinstance(note, AvoidNote):
+        first, second = (name(pid) for pid in pair)
+        if note.forced:
+            return (
+                f"{first} and {second} are kept apart by the organiser, but meet: no pairing "
+                "without a rematch or such a pair exists."
+            )
+        return f"{first} and {second} are kept apart by the organiser, but meet."
     if isinstance(note, RematchNote):
         first, second = (name(pid) for pid in pair)
         if note.forced:

@@ -15,9 +15,9 @@ from django.utils.translation import ngettext
 
 from pairing import bracket, swiss
 from tournaments import signals
+from tournaments.event import avoid_pairs, phases
 from tournaments.event import check_in as check_in_state
 from tournaments.event import next_step as event_state
-from tournaments.event import phases
 from tournaments.models import Event, EventLog, Match, Registration, Round
 from tournaments.record.history import EventHistory, round_winners
 from tournaments.record.match_games import MatchGames
@@ -337,6 +337,14 @@ def swap_players(round_: Round, first: Registration, second: Registration, actor
                 _("%(first)s and %(second)s have already played each other.")
                 % {"first": match.player_a.display_name, "second": match.player_b.display_name}
             )
+        if avoid_pairs.kept_apart(round_.event, match.player_a, match.player_b):
+            raise ServiceError(
+                _(
+                    "%(first)s and %(second)s must not meet: the organiser keeps them apart "
+                    "in Swiss."
+                )
+                % {"first": match.player_a.display_name, "second": match.player_b.display_name}
+            )
         match.explanation = ""
         match.save(update_fields=["player_a", "player_b", "explanation"])
     EventLog.objects.create(
@@ -438,7 +446,8 @@ def start_top_cut(event: Event, actor) -> Round:
             _("Only %(played)s of %(count)s Swiss rounds are played.")
             % {"played": last.number, "count": swiss_round_count(event)}
         )
-    rows = [row for row in EventHistory.read(event).standings_rows() if _eligible_for_cut(row)]
+    history = EventHistory.read(event, kept_apart=False)
+    rows = [row for row in history.standings_rows() if _eligible_for_cut(row)]
     if len(rows) < event.top_cut:
         raise ServiceError(
             _("Only %(count)s players can make a top %(cut)s: reduce the cut.")

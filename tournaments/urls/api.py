@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.api import avoid_pairs as avoid_api
 from tournaments.api import clock as clock_api
 from tournaments.api import events as api
 from tournaments.api import interchange as interchange_api
@@ -60,6 +61,16 @@ urlpatterns = [
         "api/v1/events/<int:event_id>/offers/<int:offer_id>/withdraw/",
         organiser_api.OfferWithdraw.as_view(),
         name="api_offer_withdraw",
+    ),
+    path(
+        "api/v1/events/<int:event_id>/avoid/",
+        avoid_api.AvoidPairs.as_view(),
+        name="api_avoid_pairs",
+    ),
+    path(
+        "api/v1/events/<int:event_id>/avoid/<int:pair_id>/",
+        avoid_api.AvoidPairRemove.as_view(),
+        name="api_avoid_pair",
     ),
     path(
         "api/v1/events/<int:event_id>/decklist-reminders/",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.pages import organiser_events, organiser_rounds, phases
+from tournaments.pages import organiser_avoid, organiser_events, organiser_rounds, phases
 
 urlpatterns = [
     # Only a login: whoever creates an event is its first organiser.
@@ -42,6 +42,12 @@ urlpatterns = [
         "events/<int:event_id>/offers/<int:offer_id>/withdraw/",
         organiser_events.withdraw_offer,
         name="withdraw_offer",
+    ),
+    path("events/<int:event_id>/avoid/", organiser_avoid.avoid_page, name="avoid_pairs"),
+    path(
+        "events/<int:event_id>/avoid/<int:pair_id>/remove/",
+        organiser_avoid.remove_avoid_pair,
+        name="remove_avoid_pair",
     ),
     path("events/<int:event_id>/staff/", organiser_events.grant_role, name="grant_role"),
     path(

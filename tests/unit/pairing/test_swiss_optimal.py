@@ -4,7 +4,8 @@ The reference here knows nothing of score groups: it runs one blossom matching
 (rustworkx) on the full graph of the players to pair, rematch edges left out (or
 heavily penalised when no rematch-free pairing exists), and checks every rule of the
 contract on the engine's output. ``check_pairing`` is also used by the other Swiss
-test modules.
+test modules. Pairs the organiser keeps apart (``avoid``) are rematch edges to the
+reference, as the engine documents: one forbidden pair each, rematch or not.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def _solve_rest(active: list[dict], leave_out: Any, penalty: bool) -> tuple[int,
     index = {p["id"]: i for i, p in enumerate(rest)}
     played: list[set[int]] = [set() for _ in rest]
     for i, p in enumerate(rest):
-        for opponent in p["opponents"]:
+        for opponent in [*p["opponents"], *p.get("avoid", ())]:
             j = index.get(opponent)
             if j is not None and j != i:
                 played[i].add(j)
@@ -85,11 +86,16 @@ def check_pairing(state: dict, out: dict) -> None:
     active = [p for p in players if not p.get("dropped", False)]
     active.sort(key=lambda p: rank[_key(p["id"])])
     by_id = {_key(p["id"]): p for p in active}
-    opponents = {}
+    opponents: dict[Any, set] = {}
+    avoided: dict[Any, set] = {}
     for p in active:
-        opponents.setdefault(_key(p["id"]), set()).update(_key(o) for o in p["opponents"])
-        for o in p["opponents"]:
-            opponents.setdefault(_key(o), set()).add(_key(p["id"]))
+        for seen, listed in ((opponents, p["opponents"]), (avoided, p.get("avoid", ()))):
+            seen.setdefault(_key(p["id"]), set()).update(_key(o) for o in listed)
+            for o in listed:
+                seen.setdefault(_key(o), set()).add(_key(p["id"]))
+
+    def forbidden(a: Any, b: Any) -> bool:
+        return _key(b) in opponents[_key(a)] or _key(b) in avoided.get(_key(a), ())
 
     # Every active player exactly once (or the bye), ids back exactly as given.
     seen = [_key(x) for pair in out["pairings"] for x in pair]
@@ -107,18 +113,28 @@ def check_pairing(state: dict, out: dict) -> None:
     table_keys = [(-points_of(a), -points_of(b), rank[_key(a)]) for a, b in out["pairings"]]
     assert table_keys == sorted(table_keys)
 
-    rematches = sum(1 for a, b in out["pairings"] if _key(b) in opponents[_key(a)])
-    assert out["stats"]["rematches"] == rematches
+    assert out["stats"]["rematches"] == sum(
+        1 for a, b in out["pairings"] if _key(b) in opponents[_key(a)]
+    )
+    together = sum(1 for a, b in out["pairings"] if _key(b) in avoided.get(_key(a), ()))
+    if any("avoid" in p and p["avoid"] for p in players):
+        assert out["stats"]["avoided"] == together
+    else:
+        assert "avoided" not in out["stats"]
+    # Rematches and avoided pairs weigh the same: one forbidden pair each.
+    rematches = sum(1 for a, b in out["pairings"] if forbidden(a, b))
     cost = sum((points_of(a) - points_of(b)) ** 2 for a, b in out["pairings"])
     assert out["stats"]["cost"] == cost
     downs = sum(1 for a, b in out["pairings"] if points_of(a) != points_of(b))
     assert out["stats"]["pair_downs"] == downs
 
-    # Explanations: one for every pair-down and every rematch; a reason for the bye.
-    explained = {tuple(map(_key, e["pair"])) for e in out["explanations"]}
+    # Explanations: one for every pair-down, rematch and avoided pair; a reason for the bye.
+    explained = {tuple(map(_key, e["pair"])): e for e in out["explanations"]}
     for a, b in out["pairings"]:
-        needs = points_of(a) != points_of(b) or _key(b) in opponents[_key(a)]
+        needs = points_of(a) != points_of(b) or forbidden(a, b)
         assert ((_key(a), _key(b)) in explained) == needs
+        kinds = [n["kind"] for n in explained.get((_key(a), _key(b)), {"notes": []})["notes"]]
+        assert ("avoid" in kinds) == (_key(b) in avoided.get(_key(a), ()))
     assert all(e["reason"] for e in out["explanations"])
     assert (out["bye_reason"] is not None) == (out["bye"] is not None)
 
