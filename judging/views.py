@@ -52,8 +52,9 @@ def _view_of(request: HttpRequest, event: Event) -> dict:
     """The judge's own view (their zone and team, judging.roster) or, with ``?all=1``,
     everything; organisers and the head judge always see everything."""
     scope = roster.scope_for(request.user, event)
-    show_all = request.GET.get("all") == "1" or scope.everything or scope.zone is None
-    return {"scope": scope, "show_all": show_all, "view_query": "all=1" if show_all else ""}
+    asked = request.GET.get("all") == "1" and not (scope.everything or scope.zone is None)
+    show_all = asked or scope.everything or scope.zone is None
+    return {"scope": scope, "show_all": show_all, "view_query": "all=1" if asked else ""}
 
 
 def _queue_for(request: HttpRequest, event: Event, view: dict) -> judge_queue.Queue:
