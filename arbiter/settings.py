@@ -148,6 +148,11 @@ WEBHOOK_RETRY_BASE_SECONDS = e.env_int(ENV, "WEBHOOK_RETRY_BASE_SECONDS", 30)
 WEBHOOK_DISABLE_AFTER = e.env_int(ENV, "WEBHOOK_DISABLE_AFTER", 5)
 WEBHOOK_DISCORD_HOSTS = ["discord.com", "discordapp.com"]
 
+# The judge roster (judging/routing.py): a judge call or a dispute goes first to the
+# judges of its table's zone, and to every judge of the event after this many seconds
+# unanswered.
+JUDGE_CALL_ESCALATE_SECONDS = e.env_int(ENV, "JUDGE_CALL_ESCALATE_SECONDS", 60)
+
 globals().update(e.celery_config(ENV))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -190,6 +195,13 @@ CELERY_BEAT_SCHEDULE = {
     # The judges hear of a table whose time ran out (live-updates.md, queue kind "time").
     "live-time-up": {
         "task": "tournaments.announce_time_up",
+        "schedule": 10.0,
+        "options": {"queue": PRINT_SMALL_QUEUE, "expires": 10.0},
+    },
+    # A judge call or dispute whose own delayed escalation was lost still reaches every
+    # judge (judging/routing.py: each escalates once, whichever comes first).
+    "judging-escalate-due": {
+        "task": "judging.escalate_due",
         "schedule": 10.0,
         "options": {"queue": PRINT_SMALL_QUEUE, "expires": 10.0},
     },

@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from judging.models import JudgeCall
+from judging import routing
+from judging.models import JudgeAlert, JudgeCall
 from rules_engine import PayloadError, UnknownGame, UnknownQuestion, adjudicate
 from tournaments import signals
 from tournaments.clock import extensions as clock
@@ -124,6 +125,14 @@ def open_call(
         event=event, round=round_, match=match, table=table, judge=judge, question=question
     )
     _announce(call)
+    routing.raise_alert(
+        event,
+        JudgeAlert.Kind.CALL,
+        table=table,
+        round_number=round_.number if round_ is not None else None,
+        call=call,
+        actor=actor,
+    )
     return call
 
 

@@ -180,3 +180,129 @@ class HistoryLook(models.Model):
 
     def __str__(self) -> str:
         return f"{self.viewer} → {self.player} ({self.at:%Y-%m-%d %H:%M})"
+
+
+# --- the judge roster (issue 33): roles, teams and zones of tables ----------------------
+
+
+class JudgeAssignment(models.Model):
+    """A judge's place in the event's team: their role, their team and their zone.
+
+    One per judge and event; the judge must hold the judge (or organiser) role there
+    (``judging.roster`` checks it). No zone: the judge covers no section in particular.
+    """
+
+    class Role(models.TextChoices):
+        HEAD = "head", _lazy("Head judge")
+        LEAD = "lead", _lazy("Team lead")
+        FLOOR = "floor", _lazy("Floor judge")
+
+    class Team(models.TextChoices):
+        NONE = "", _lazy("No team")
+        DECK_CHECKS = "deck_checks", _lazy("Deck checks")
+        END_OF_ROUND = "end_of_round", _lazy("End of round")
+        PAPER = "paper", _lazy("Paper")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_roster")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.FLOOR)
+    team = models.CharField(max_length=20, choices=Team.choices, default="", blank=True)
+    zone = models.ForeignKey(
+        "Zone", null=True, blank=True, on_delete=models.SET_NULL, related_name="assignments"
+    )
+
+    class Meta:
+        ordering = ["role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="one_roster_place_per_judge")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.event_id})"
+
+
+class Zone(models.Model):
+    """A section of the hall: the tables from ``first_table`` to ``last_table``, both in."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_zones")
+    name = models.CharField(max_length=40)
+    first_table = models.PositiveIntegerField()
+    last_table = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["first_table", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="one_zone_name_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return _("Zone %(name)s (tables %(first)s to %(last)s)") % {
+            "name": self.name,
+            "first": self.first_table,
+            "last": self.last_table,
+        }
+
+    def holds(self, table: int | None) -> bool:
+        return table is not None and self.first_table <= table <= self.last_table
+
+
+class JudgeAlert(models.Model):
+    """A judge call or a dispute as it was sent to the judges: first to its zone's judges
+    (``first_to``), to every judge of the event once ``due_at`` passes unanswered.
+
+    ``due_at`` is empty when it went to everyone at once (no zone, or no judge in it);
+    ``escalated_at`` is set once, by whichever escalation comes first (idempotent)."""
+
+    class Kind(models.TextChoices):
+        CALL = "call", _lazy("Judge call")
+        DISPUTE = "dispute", _lazy("Disputed result")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_alerts")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    call = models.ForeignKey(
+        JudgeCall, null=True, blank=True, on_delete=models.CASCADE, related_name="alerts"
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="judge_alerts"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveIntegerField(null=True, blank=True)
+    zone = models.ForeignKey(
+        Zone, null=True, blank=True, on_delete=models.SET_NULL, related_name="alerts"
+    )
+    first_to = models.JSONField(default=list, blank=True)
+    raised_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField(null=True, blank=True)
+    escalated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-raised_at", "-pk"]
+        indexes = [models.Index(fields=["escalated_at", "due_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} at table {self.table or '—'} ({self.event_id})"
+
+    @property
+    def to_everyone(self) -> bool:
+        """Every judge has it: sent so at once, or escalated since."""
+        return self.due_at is None or self.escalated_at is not None
+
+
+class DeckCheckPick(models.Model):
+    """The tables chosen at random for deck checks in a round: drawn once, with its seed,
+    so every judge of the deck-check team sees the same tables."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deck_check_picks")
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="deck_check_pick")
+    seed = models.BigIntegerField()
+    tables = models.JSONField(default=list)
+    picked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    picked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-picked_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"deck checks, round {self.round_id}: {self.tables}"

@@ -14,7 +14,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from judging import calls
+from judging import calls, roster, routing
 from judging import penalties as penalty_service
 from judging import queue as judge_queue
 from judging.models import JudgeCall, Penalty, infraction_choices
@@ -48,24 +48,50 @@ CONSOLE_PARTS = {
 }
 
 
+def _view_of(request: HttpRequest, event: Event) -> dict:
+    """The judge's own view (their zone and team, judging.roster) or, with ``?all=1``,
+    everything; organisers and the head judge always see everything."""
+    scope = roster.scope_for(request.user, event)
+    asked = request.GET.get("all") == "1" and not (scope.everything or scope.zone is None)
+    show_all = asked or scope.everything or scope.zone is None
+    return {"scope": scope, "show_all": show_all, "view_query": "all=1" if asked else ""}
+
+
+def _queue_for(request: HttpRequest, event: Event, view: dict) -> judge_queue.Queue:
+    queue = judge_queue.build_queue(event, timezone.now())
+    if view["show_all"]:
+        return queue
+    return routing.queue_for(queue, event, request.user.pk, view["scope"])
+
+
+def _tables_for(event: Event, view: dict) -> list[Match]:
+    matches = _current_matches(event)
+    if view["show_all"]:
+        return matches
+    return [m for m in matches if view["scope"].holds(m.table)]
+
+
 @event_role_required(*STAFF)
 def console(request: HttpRequest, event: Event) -> HttpResponse:
     """The queue of what waits for a judge, the forms to log a call and grant time, and
-    every table of the current round.
+    every table of the current round; a floor judge's view holds their zone (``?all=1``:
+    everything).
 
     The round's heading and its tables are fetched again (``?part=round``,
     ``?part=tables``) whenever a round is paired, started or closed, so a judge's grid
     always links to the round being played."""
     part = request.GET.get("part", "") if request.htmx else ""
-    context = {"event": event, "round": latest_round(event)}
+    view = _view_of(request, event)
+    context = {"event": event, "round": latest_round(event), **view}
     if part in CONSOLE_PARTS:
         if part == "tables":
-            context["matches"] = _current_matches(event)
+            context["matches"] = _tables_for(event, view)
         return render(request, CONSOLE_PARTS[part], context)
     context.update(
-        queue=judge_queue.build_queue(event, timezone.now()),
-        matches=_current_matches(event),
+        queue=_queue_for(request, event, view),
+        matches=_tables_for(event, view),
         deck_checks=event.deck_checks.select_related("registration__user")[:5],
+        may_manage_roster=roster.may_manage(request.user, event),
     )
     return render(request, "judging/event_console.html", context)
 
@@ -73,8 +99,9 @@ def console(request: HttpRequest, event: Event) -> HttpResponse:
 @event_role_required(*STAFF)
 def console_queue(request: HttpRequest, event: Event) -> HttpResponse:
     """The console's queue alone: the fragment the console fetches again every 20 s."""
-    queue = judge_queue.build_queue(event, timezone.now())
-    return render(request, "judging/_queue.html", {"event": event, "queue": queue})
+    view = _view_of(request, event)
+    queue = _queue_for(request, event, view)
+    return render(request, "judging/_queue.html", {"event": event, "queue": queue, **view})
 
 
 def _penalty_form_context(event: Event, request: HttpRequest) -> dict:

@@ -1,7 +1,8 @@
 """Which notices a caller may receive: the groups a socket joins (live-updates.md).
 
 Everyone who may see the event gets its public notices; its organisers and judges its
-staff notices; a registered player their own. A draft is nobody's live event.
+staff notices and their own (the judge calls routed to them); a registered player their
+own. A draft is nobody's live event.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def groups_for(user, event_id: int) -> list[str]:
     if user is not None and user.is_authenticated:
         if has_role(user, event, ORGANISER, JUDGE):
             groups.append(notify.staff_group(event.pk))
+            groups.append(notify.judge_group(event.pk, user.pk))
         registration = Registration.objects.filter(event=event, user=user).first()
         if registration is not None:
             groups.append(notify.player_group(event.pk, registration.pk))

@@ -173,6 +173,39 @@ def extension_changed(sender, *, match_id: int, minutes: int, **kwargs) -> None:
     )
 
 
+def judges_alerted(
+    sender,
+    *,
+    event_id: int,
+    alert_id: int,
+    kind: str,
+    round_number,
+    table,
+    zone,
+    stage: str,
+    user_ids,
+    **kwargs,
+) -> None:
+    """A judge call or dispute was routed (judging.routing): each judge named hears it on
+    their own socket, the zone's judges first, everyone once it escalates."""
+    body = notify.notice(
+        event_id,
+        "judge_call",
+        kind=kind,
+        round=round_number,
+        table=table,
+        zone=zone,
+        stage=stage,
+        alert=alert_id,
+    )
+    notify.send_many([(notify.judge_group(event_id, user_id), body) for user_id in user_ids])
+
+
+def roster_changed(sender, *, event_id: int, **kwargs) -> None:
+    """The judge roster changed (roles, teams, zones, deck-check tables): staff refetch."""
+    notify.send(event_id, "roster", audience=notify.STAFF)
+
+
 LISTENERS = {
     signals.round_paired: pairings_changed,
     signals.round_status_changed: round_status_changed,
@@ -187,5 +220,9 @@ LISTENERS = {
 
 def connect() -> None:
     """Hear each change the contract has a notice for (called once, from ``ready``)."""
-    for signal, listener in LISTENERS.items():
+    from judging import roster, routing  # judging's signals: live hears that app too
+
+    listeners = {**LISTENERS, routing.judges_alerted: judges_alerted}
+    listeners[roster.roster_changed] = roster_changed
+    for signal, listener in listeners.items():
         signal.connect(listener, dispatch_uid=f"live.listeners.{listener.__name__}")

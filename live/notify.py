@@ -19,7 +19,7 @@ from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
-PUBLIC, STAFF, PLAYER = "public", "staff", "player"
+PUBLIC, STAFF, PLAYER, JUDGE = "public", "staff", "player", "judge"
 # The message type a consumer's handler answers to (LiveConsumer.notice).
 MESSAGE_TYPE = "notice"
 
@@ -36,6 +36,11 @@ def player_group(event_id: int, registration_id: int) -> str:
     return f"event.{event_id}.player.{registration_id}"
 
 
+def judge_group(event_id: int, user_id: int) -> str:
+    """One judge's (or organiser's) own notices in the event: the calls routed to them."""
+    return f"event.{event_id}.judge.{user_id}"
+
+
 def notice(event_id: int, notice_type: str, at: datetime | None = None, **keys: Any) -> dict:
     """A notice as the contract shapes it: type, event, at, then the type's own keys."""
     moment = (at or timezone.now()).isoformat()
@@ -49,6 +54,8 @@ def group_for(event_id: int, audience: str, player: int | None = None) -> str:
         return staff_group(event_id)
     if audience == PLAYER and player is not None:
         return player_group(event_id, player)
+    if audience == JUDGE and player is not None:  # ``player``: here the judge's account
+        return judge_group(event_id, player)
     raise ValueError(f"no audience {audience!r} (player {player!r})")
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from judging import extension_views, reports, settle_views, views
+from judging import extension_views, reports, roster_views, settle_views, views
 
 urlpatterns = [
     path("events/<int:event_id>/judge/", views.console, name="console"),
@@ -33,6 +33,17 @@ urlpatterns = [
         "events/<int:event_id>/calls/<int:call_id>/ruling/",
         views.attach_ruling,
         name="attach_ruling",
+    ),
+    path("events/<int:event_id>/judge/roster/", roster_views.roster_page, name="roster"),
+    path(
+        "events/<int:event_id>/judge/end-of-round/",
+        roster_views.end_of_round,
+        name="end_of_round",
+    ),
+    path(
+        "events/<int:event_id>/judge/deck-check-tables/",
+        roster_views.deck_check_tables,
+        name="deck_check_tables",
     ),
     path("events/<int:event_id>/search-timer/", views.search_timer, name="search_timer"),
     path("events/<int:event_id>/penalties.csv", reports.penalty_report_csv, name="penalty_report"),
