@@ -199,6 +199,8 @@ TABLE: dict[str, list[Case]] = {
         get(ALL_405),
         post(ORGANISER_FORM, changes=frozenset({"organiser"})),  # clears the pin, logged
     ],
+    "tournaments:award_byes": [get(ALL_405), post(ORGANISER_FORM)],
+    "tournaments:phases": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
     "tournaments:late_entry": [get(ALL_405), post(ORGANISER_FORM)],
     # The offer is of another event's walk-in: under this event's address, 404.
     "tournaments:withdraw_offer": [get(ALL_405), post(E("login", "403", "403", "404"))],
@@ -328,6 +330,8 @@ TABLE: dict[str, list[Case]] = {
         post(E("401/403", "200", "403", "403"), changes=frozenset({"player"})),
     ],
     "tournaments:api_players": [get(API_STAFF_READ), post(API_ORGANISER_WRITE)],
+    "tournaments:api_phases": [get(ALL_200), post(API_ORGANISER_WRITE)],
+    "tournaments:api_plan": [get(API_ORGANISER_READ), post(API_ORGANISER_WRITE)],
     "tournaments:api_standings": [get(ALL_200)],
     "tournaments:api_match_action": [
         get(API_LOGGED_IN_ONLY),
@@ -349,7 +353,11 @@ TABLE: dict[str, list[Case]] = {
     "rulebook:ruling_result": [get(ALL_405), post(STAFF_PAGE)],
     # --- judging
     "judging:console": [get(STAFF_PAGE)],
-    "judging:console_queue": [get(STAFF_PAGE)],  # the console's queue, fetched every 20 s
+    "judging:console_queue": [get(STAFF_PAGE)],
+    # Every judge reads the roster; only organisers and the head judge change it.
+    "judging:roster": [get(STAFF_PAGE), post(E("login", "403", "403", "302"))],
+    "judging:end_of_round": [get(STAFF_PAGE)],
+    "judging:deck_check_tables": [get(STAFF_PAGE), post(STAFF_FORM)],  # the console's queue, fetched every 20 s
     "judging:penalties": [get(STAFF_PAGE)],
     "judging:new_penalty": [get(STAFF_PAGE), post(E("login", "403", "400", "400"))],
     "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],
