@@ -353,11 +353,11 @@ TABLE: dict[str, list[Case]] = {
     "rulebook:ruling_result": [get(ALL_405), post(STAFF_PAGE)],
     # --- judging
     "judging:console": [get(STAFF_PAGE)],
-    "judging:console_queue": [get(STAFF_PAGE)],
+    "judging:console_queue": [get(STAFF_PAGE)],  # the console's queue, fetched every 20 s
     # Every judge reads the roster; only organisers and the head judge change it.
     "judging:roster": [get(STAFF_PAGE), post(E("login", "403", "403", "302"))],
     "judging:end_of_round": [get(STAFF_PAGE)],
-    "judging:deck_check_tables": [get(STAFF_PAGE), post(STAFF_FORM)],  # the console's queue, fetched every 20 s
+    "judging:deck_check_tables": [get(STAFF_PAGE), post(STAFF_FORM)],
     "judging:penalties": [get(STAFF_PAGE)],
     "judging:new_penalty": [get(STAFF_PAGE), post(E("login", "403", "400", "400"))],
     "judging:preview": [get(STAFF_PAGE), post(STAFF_PAGE)],

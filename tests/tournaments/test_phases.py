@@ -218,3 +218,22 @@ def test_the_printed_standings_of_the_main_event_mark_day1_players(organiser):
     html, _context = kind.document(main, None, kind.plan(main, None))
     assert html.count(">DAY 1<") == 12
     assert "B #" in html and "did not reach Day 2" in html
+
+
+def test_a_flights_pairs_kept_apart_stay_apart_on_day2(organiser):
+    from tournaments.event import avoid_pairs
+    from tournaments.models import AvoidPair
+
+    rng = random.Random(9)
+    main = _main_with_flights(organiser, sizes=(8, 8), rounds_each=2)
+    main.gate_points, main.gate_top = 0, None  # everyone plays on
+    main.save(update_fields=["gate_points", "gate_top"])
+    flight = main.flights.order_by("pk").first()
+    a, b = flight.registrations.order_by("pk")[:2]
+    avoid_pairs.add_pair(flight, a, b, organiser, reason="siblings")
+    for each in main.flights.all():
+        _run_rounds(each, organiser, 2, rng)
+    phases.apply_gate(main, organiser)
+    carried = AvoidPair.objects.get(event=main)
+    assert {carried.first.carried_from_id, carried.second.carried_from_id} == {a.pk, b.pk}
+    assert carried.reason == "siblings"

@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 from pairing.gate import GateDecision, GateRule, GateRuleError
 from pairing.gate import apply_gate as decide_gate
 from tournaments import signals
-from tournaments.models import Event, EventLog, EventRole, Registration, Round
+from tournaments.models import AvoidPair, Event, EventLog, EventRole, Registration, Round
 from tournaments.record import standings
 from tournaments.record.history import EventHistory
 from tournaments.record.standings import results_changed
@@ -273,6 +273,27 @@ def _carry(main: Event, flight_entries: list[Registration]) -> None:
             number=number,
         )
         for number, entry in enumerate(flight_entries, start=1)
+    )
+    _carry_kept_apart(main)
+
+
+def _carry_kept_apart(main: Event) -> None:
+    """A flight's pairs who must not meet stay apart on Day 2 when both go through."""
+    day2 = dict(
+        Registration.objects.filter(event=main, carried_from__isnull=False).values_list(
+            "carried_from_id", "pk"
+        )
+    )
+    pairs = AvoidPair.objects.filter(event__parent=main, first__in=day2, second__in=day2)
+    AvoidPair.objects.bulk_create(
+        AvoidPair(
+            event=main,
+            first_id=min(day2[p.first_id], day2[p.second_id]),
+            second_id=max(day2[p.first_id], day2[p.second_id]),
+            reason=p.reason,
+            added_by_id=p.added_by_id,
+        )
+        for p in pairs
     )
 
 
