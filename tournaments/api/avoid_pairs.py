@@ -7,6 +7,7 @@ so both refuse the same things with the same words; a refusal is a 400 naming th
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -28,8 +29,10 @@ class KeptApart(serializers.Serializer):
     """Two of the event's registrations the Swiss engine never pairs while it can avoid it."""
 
     pair = serializers.IntegerField(read_only=True)
-    first = serializers.IntegerField(min_value=1, help_text="A registration id of the event.")
-    second = serializers.IntegerField(min_value=1, help_text="Another registration id.")
+    first = serializers.IntegerField(
+        min_value=1, help_text=_lazy("A registration id of the event.")
+    )
+    second = serializers.IntegerField(min_value=1, help_text=_lazy("Another registration id."))
     players = serializers.ListField(child=serializers.CharField(), read_only=True)
     reason = serializers.CharField(
         required=False, allow_blank=True, default="", trim_whitespace=False
