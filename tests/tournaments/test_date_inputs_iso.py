@@ -46,6 +46,7 @@ def dated_event(organiser):
         registration_deadline=datetime.datetime(2026, 12, 3, 17, 0, tzinfo=datetime.UTC),
         decklist_deadline=datetime.datetime(2026, 12, 4, 8, 30, tzinfo=datetime.UTC),
         self_check_in_opens=datetime.datetime(2026, 12, 4, 7, 45, tzinfo=datetime.UTC),
+        first_round_at=datetime.datetime(2026, 12, 4, 9, 0, tzinfo=datetime.UTC),
     )
 
 
