@@ -82,6 +82,7 @@ def test_every_date_input_carries_an_iso_value_in_every_language(
         "registration_deadline": "2026-12-03T18:00",
         "decklist_deadline": "2026-12-04T09:30",
         "self_check_in_opens": "2026-12-04T08:45",
+        "first_round_at": "2026-12-04T10:00",
     }
 
 
