@@ -12,7 +12,7 @@ from tests.conftest import make_user
 from tests.e2e.test_accessibility_axe import PHONE, blocking_violations, session_cookie
 from tournaments.models import EventRole
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
