@@ -42,8 +42,10 @@ def sent(monkeypatch) -> Sent:
 
 
 @pytest.fixture
-def timers(monkeypatch) -> list[tuple[int, float]]:
-    """The escalation timers asked for (eager tasks), not started: a test escalates by hand."""
+def timers(monkeypatch, settings) -> list[tuple[int, float]]:
+    """The escalation timers asked for (eager tasks, in either pass), not started: a test
+    escalates by hand."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     asked: list[tuple[int, float]] = []
     monkeypatch.setattr(routing, "start_timer", lambda pk, seconds: asked.append((pk, seconds)))
     return asked
@@ -295,3 +297,18 @@ def test_head_judge_role_is_a_roster_place(hall):
     assert place.role == JudgeAssignment.Role.HEAD
     assert roster.scope_for(hall["hana"], hall["event"]).everything
     assert not roster.scope_for(hall["bea"], hall["event"]).everything
+
+
+def test_with_a_worker_the_escalation_is_a_countdown_task(hall, settings, monkeypatch):
+    from judging import tasks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        tasks.escalate_alert,
+        "apply_async",
+        lambda args, countdown: queued.append((args, countdown)),
+    )
+    call = calls.open_call(hall["event"], hall["olive"], question="Q", table=6)
+    alert = JudgeAlert.objects.get(call=call)
+    assert queued == [((alert.pk,), 60)]
