@@ -179,6 +179,16 @@ def day1_rounds(main: Event) -> int:
     return max(counts, default=0)
 
 
+def closed_rounds(flights: list[Event]) -> dict[int, int]:
+    """The last Swiss round each flight has closed (0: none yet), by flight id."""
+    closed = dict.fromkeys((f.pk for f in flights), 0)
+    for event_id, number in Round.objects.filter(
+        event__in=flights, kind=Round.Kind.SWISS, status=Round.Status.CLOSED
+    ).values_list("event_id", "number"):
+        closed[event_id] = max(closed[event_id], number)
+    return closed
+
+
 def _day1_problems(main: Event) -> list[str]:
     """Why Day 1 is not over yet, one sentence per flight."""
     flights = list(main.flights.order_by("pk"))
@@ -188,11 +198,7 @@ def _day1_problems(main: Event) -> list[str]:
     if len(rounds) > 1:
         return [_("Every flight must play the same number of Swiss rounds before the gate.")]
     needed = rounds.pop() or 0
-    played = dict.fromkeys((f.pk for f in flights), 0)
-    for event_id, number in Round.objects.filter(
-        event__in=flights, kind=Round.Kind.SWISS, status=Round.Status.CLOSED
-    ).values_list("event_id", "number"):
-        played[event_id] = max(played[event_id], number)
+    played = closed_rounds(flights)
     return [
         _("%(flight)s has closed %(played)s of its %(count)s rounds.")
         % {"flight": f.flight_name, "played": played[f.pk], "count": needed}

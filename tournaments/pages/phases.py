@@ -26,11 +26,7 @@ def _flight_rows(main: Event) -> list[dict[str, Any]]:
         event__in=flights, status=Registration.Status.REGISTERED
     ).values_list("event_id", flat=True):
         players[event_id] += 1
-    closed = dict.fromkeys((f.pk for f in flights), 0)
-    for event_id, number in Round.objects.filter(
-        event__in=flights, kind=Round.Kind.SWISS, status=Round.Status.CLOSED
-    ).values_list("event_id", "number"):
-        closed[event_id] = max(closed[event_id], number)
+    closed = phases.closed_rounds(flights)
     return [
         {"event": f, "players": players[f.pk], "closed": closed[f.pk], "rounds": f.swiss_rounds}
         for f in flights
