@@ -1,0 +1,534 @@
+"""Minimum-cost perfect matching that also returns its proof of optimality (no Django).
+
+Private helper of :mod:`pairing.certify`. It is Edmonds' primal-dual blossom method,
+written here (rather than called from a matching library) because the libraries keep
+the dual solution to themselves, and the dual solution *is* the certificate: vertex
+potentials ``y`` and a laminar family of odd sets ("blossoms") with values ``z >= 0``
+such that, for every edge ``(a, b)`` of the graph,
+
+    y[a] + y[b] - sum(z[B] for the blossoms B holding both a and b) <= 2 * cost(a, b)
+
+with equality on every matched edge, and every blossom with ``z > 0`` holding
+``(|B| - 1) / 2`` matched edges. Then no perfect matching costs less than
+``(sum(y) - sum(z[B] * (|B| - 1) / 2)) / 2``, which the matching attains. The values
+are doubled so that integer costs keep every value an integer.
+
+The search may start from a matching whose edges all cost 0 (the score groups' own
+pairs, in the Swiss engine), which leaves only the pair-downs to find.
+
+If the graph has no perfect matching, :class:`NoPerfectMatching` carries a *barrier*:
+a set ``A`` whose removal leaves more odd components than ``|A|`` (Tutte's condition),
+which is the proof of that.
+
+The structure follows the classic formulation (Galil's survey; Van Rantwijk's
+description of it): a stage grows alternating trees from every unmatched vertex over
+edges of zero slack, shrinks odd cycles into blossoms, and changes the dual values by
+the largest step that keeps them feasible until an augmenting path appears.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+FREE, OUTER, INNER, SEEN = 0, 1, 2, 5
+
+
+@dataclass
+class Blossom:
+    """One odd set of the certificate: its value and its children (vertices, blossoms)."""
+
+    z: int
+    vertices: list[int]
+    blossoms: list[int]
+
+
+@dataclass
+class Solution:
+    """A minimum-cost perfect matching with its dual values (doubled, see the module)."""
+
+    mate: list[int]
+    y: list[int]
+    blossoms: list[Blossom]
+    roots: list[int]  # blossoms that no other blossom holds
+
+
+class NoPerfectMatching(Exception):  # noqa: N818 - a result, not a fault
+    """The graph has no perfect matching; ``barrier`` proves it (see the module)."""
+
+    def __init__(self, barrier: list[int]) -> None:
+        super().__init__("the graph has no perfect matching")
+        self.barrier = barrier
+
+
+def min_cost_perfect_matching(
+    n: int,
+    edges: list[tuple[int, int, int]],
+    start: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> Solution:
+    """The cheapest perfect matching of ``n`` vertices over ``edges`` ``(a, b, cost)``.
+
+    Costs are integers >= 0. ``start`` pairs must be edges of cost 0 (they are kept
+    only while no cheaper rearrangement exists). Raises :class:`NoPerfectMatching`.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * n + 1000))
+    try:
+        return _Search(n, edges, start).run()
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+class _Search:
+    """The primal-dual search; vertices are ``0..n-1``, blossoms ``n..2n-1``.
+
+    Internally the dual is kept in the maximum-weight convention (weight = -cost,
+    ``u[a] + u[b] + 2 * z(common blossoms) >= 2 * weight``); :meth:`certificate`
+    turns it into the module's convention (``y = -u``, ``z`` doubled).
+    """
+
+    def __init__(self, n: int, edges: list[tuple[int, int, int]], start) -> None:
+        self.n = n
+        self.edges = edges
+        self.weight = [-cost for _, _, cost in edges]
+        self.endpoint = [0] * (2 * len(edges))
+        self.neighbours: list[list[int]] = [[] for _ in range(n)]
+        for k, (a, b, cost) in enumerate(edges):
+            if cost < 0:
+                raise ValueError(f"edge {a}-{b} has a negative cost")
+            self.endpoint[2 * k], self.endpoint[2 * k + 1] = a, b
+            self.neighbours[a].append(2 * k + 1)
+            self.neighbours[b].append(2 * k)
+        self.mate = [-1] * n
+        self.label = [FREE] * (2 * n)
+        self.labelend = [-1] * (2 * n)
+        self.inblossom = list(range(n))
+        self.parent = [-1] * (2 * n)
+        self.childs: list[list[int] | None] = [None] * (2 * n)
+        self.base = list(range(n)) + [-1] * n
+        self.endps: list[list[int] | None] = [None] * (2 * n)
+        self.bestedge = [-1] * (2 * n)
+        self.blossombest: list[list[int] | None] = [None] * (2 * n)
+        self.unused = list(range(2 * n - 1, n - 1, -1))
+        self.dual = [0] * (2 * n)
+        self.allowed = [False] * len(edges)
+        self.queue: list[int] = []
+        self._start(start)
+
+    def _start(self, start) -> None:
+        index = {}
+        for k, (a, b, cost) in enumerate(self.edges):
+            if cost == 0:
+                index[(a, b)] = index[(b, a)] = k
+        for a, b in start:
+            k = index.get((a, b))
+            if k is None or self.mate[a] != -1 or self.mate[b] != -1:
+                raise ValueError(f"start pair {a}-{b} is not a free edge of cost 0")
+            self.mate[a] = 2 * k + (1 if self.endpoint[2 * k] == a else 0)
+            self.mate[b] = 2 * k + (0 if self.endpoint[2 * k] == a else 1)
+            self.allowed[k] = True
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def slack(self, k: int) -> int:
+        return self.dual[self.endpoint[2 * k]] + self.dual[self.endpoint[2 * k + 1]] - 2 * (
+            self.weight[k]
+        )
+
+    def leaves(self, b: int) -> list[int]:
+        if b < self.n:
+            return [b]
+        out, stack, n, childs = [], [b], self.n, self.childs
+        while stack:
+            t = stack.pop()
+            if t < n:
+                out.append(t)
+            else:
+                stack.extend(childs[t])
+        return out
+
+    def assign_label(self, w: int, t: int, p: int) -> None:
+        label, labelend, bestedge = self.label, self.labelend, self.bestedge
+        while True:
+            b = self.inblossom[w]
+            label[w] = label[b] = t
+            labelend[w] = labelend[b] = p
+            bestedge[w] = bestedge[b] = -1
+            if t == OUTER:
+                self.queue.extend(self.leaves(b))
+                return
+            mate_base = self.mate[self.base[b]]
+            w, t, p = self.endpoint[mate_base], OUTER, mate_base ^ 1
+
+    def scan_blossom(self, v: int, w: int) -> int:
+        """The base of the new blossom the edge v-w closes, or -1 for an augmenting path."""
+        label, labelend, endpoint, inblossom = self.label, self.labelend, self.endpoint, self.inblossom
+        path, base = [], -1
+        while v != -1 or w != -1:
+            b = inblossom[v]
+            if label[b] & 4:
+                base = self.base[b]
+                break
+            path.append(b)
+            label[b] = SEEN
+            if labelend[b] == -1:
+                v = -1
+            else:
+                v = endpoint[labelend[b]]
+                b = inblossom[v]
+                v = endpoint[labelend[b]]
+            if w != -1:
+                v, w = w, v
+        for b in path:
+            label[b] = OUTER
+        return base
+
+    def add_blossom(self, base: int, k: int) -> None:
+        endpoint, inblossom, labelend, parent = self.endpoint, self.inblossom, self.labelend, self.parent
+        v, w = endpoint[2 * k], endpoint[2 * k + 1]
+        bb, bv, bw = inblossom[base], inblossom[v], inblossom[w]
+        b = self.unused.pop()
+        self.base[b] = base
+        parent[b] = -1
+        parent[bb] = b
+        path: list[int] = []
+        endps: list[int] = []
+        while bv != bb:
+            parent[bv] = b
+            path.append(bv)
+            endps.append(labelend[bv])
+            bv = inblossom[endpoint[labelend[bv]]]
+        path.append(bb)
+        path.reverse()
+        endps.reverse()
+        endps.append(2 * k)
+        while bw != bb:
+            parent[bw] = b
+            path.append(bw)
+            endps.append(labelend[bw] ^ 1)
+            bw = inblossom[endpoint[labelend[bw]]]
+        self.childs[b], self.endps[b] = path, endps
+        self.label[b] = OUTER
+        self.labelend[b] = labelend[bb]
+        self.dual[b] = 0
+        label = self.label
+        for leaf in self.leaves(b):
+            if label[inblossom[leaf]] == INNER:
+                self.queue.append(leaf)
+            inblossom[leaf] = b
+        slack = self.slack
+        best_to: dict[int, int] = {}
+        best_slack: dict[int, int] = {}
+        for child in path:
+            if self.blossombest[child] is None:
+                lists = [[p >> 1 for p in self.neighbours[leaf]] for leaf in self.leaves(child)]
+            else:
+                lists = [self.blossombest[child]]
+            for edge_list in lists:
+                for e in edge_list:
+                    i, j = endpoint[2 * e], endpoint[2 * e + 1]
+                    if inblossom[j] == b:
+                        i, j = j, i
+                    bj = inblossom[j]
+                    if bj != b and label[bj] == OUTER:
+                        s = slack(e)
+                        if bj not in best_to or s < best_slack[bj]:
+                            best_to[bj], best_slack[bj] = e, s
+            self.blossombest[child] = None
+            self.bestedge[child] = -1
+        self.blossombest[b] = list(best_to.values())
+        best, least = -1, None
+        for e, s in zip(best_to.values(), best_slack.values(), strict=True):
+            if least is None or s < least:
+                best, least = e, s
+        self.bestedge[b] = best
+
+    def expand_blossom(self, b: int, endstage: bool) -> None:
+        n, parent, inblossom, label, labelend = self.n, self.parent, self.inblossom, self.label, self.labelend
+        endpoint, childs = self.endpoint, self.childs[b]
+        for s in childs:
+            parent[s] = -1
+            if s < n:
+                inblossom[s] = s
+            elif endstage and self.dual[s] == 0:
+                self.expand_blossom(s, endstage)
+            else:
+                for leaf in self.leaves(s):
+                    inblossom[leaf] = s
+        if not endstage and label[b] == INNER:
+            entry = inblossom[endpoint[labelend[b] ^ 1]]
+            j = childs.index(entry)
+            if j & 1:
+                j -= len(childs)
+                step, trick = 1, 0
+            else:
+                step, trick = -1, 1
+            p = labelend[b]
+            endps = self.endps[b]
+            while j != 0:
+                label[endpoint[p ^ 1]] = FREE
+                label[endpoint[endps[j - trick] ^ trick ^ 1]] = FREE
+                self.assign_label(endpoint[p ^ 1], INNER, p)
+                self.allowed[endps[j - trick] >> 1] = True
+                j += step
+                p = endps[j - trick] ^ trick
+                self.allowed[p >> 1] = True
+                j += step
+            bv = childs[j]
+            label[endpoint[p ^ 1]] = label[bv] = INNER
+            labelend[endpoint[p ^ 1]] = labelend[bv] = p
+            self.bestedge[bv] = -1
+            j += step
+            while childs[j] != entry:
+                bv = childs[j]
+                if label[bv] == OUTER:
+                    j += step
+                    continue
+                reached = -1
+                for leaf in self.leaves(bv):
+                    if label[leaf] != FREE:
+                        reached = leaf
+                        break
+                if reached != -1:
+                    label[reached] = FREE
+                    label[endpoint[self.mate[self.base[bv]]]] = FREE
+                    self.assign_label(reached, INNER, labelend[reached])
+                j += step
+        label[b] = labelend[b] = -1
+        self.childs[b] = self.endps[b] = None
+        self.base[b] = -1
+        self.blossombest[b] = None
+        self.bestedge[b] = -1
+        self.unused.append(b)
+
+    def augment_blossom(self, b: int, v: int) -> None:
+        n, parent, endpoint, mate = self.n, self.parent, self.endpoint, self.mate
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= n:
+            self.augment_blossom(t, v)
+        childs, endps = self.childs[b], self.endps[b]
+        i = j = childs.index(t)
+        if i & 1:
+            j -= len(childs)
+            step, trick = 1, 0
+        else:
+            step, trick = -1, 1
+        while j != 0:
+            j += step
+            t = childs[j]
+            p = endps[j - trick] ^ trick
+            if t >= n:
+                self.augment_blossom(t, endpoint[p])
+            j += step
+            t = childs[j]
+            if t >= n:
+                self.augment_blossom(t, endpoint[p ^ 1])
+            mate[endpoint[p]] = p ^ 1
+            mate[endpoint[p ^ 1]] = p
+        self.childs[b] = childs[i:] + childs[:i]
+        self.endps[b] = endps[i:] + endps[:i]
+        self.base[b] = self.base[self.childs[b][0]]
+
+    def augment(self, k: int) -> None:
+        endpoint, inblossom, labelend, n = self.endpoint, self.inblossom, self.labelend, self.n
+        for s, p in ((endpoint[2 * k], 2 * k + 1), (endpoint[2 * k + 1], 2 * k)):
+            while True:
+                bs = inblossom[s]
+                if bs >= n:
+                    self.augment_blossom(bs, s)
+                self.mate[s] = p
+                if labelend[bs] == -1:
+                    break
+                t = endpoint[labelend[bs]]
+                bt = inblossom[t]
+                s = endpoint[labelend[bt]]
+                j = endpoint[labelend[bt] ^ 1]
+                if bt >= n:
+                    self.augment_blossom(bt, j)
+                self.mate[j] = labelend[bt]
+                p = labelend[bt] ^ 1
+
+    # -- the stages ----------------------------------------------------------------------
+
+    def run(self) -> Solution:
+        n = self.n
+        if n % 2:
+            raise NoPerfectMatching(self._barrier_of_odd())
+        while any(m == -1 for m in self.mate):
+            if not self._stage():
+                raise NoPerfectMatching(self._barrier())
+        return self.certificate()
+
+    def _stage(self) -> bool:
+        """One stage: grow trees and change duals until an augmenting path is found."""
+        n, label, inblossom = self.n, self.label, self.inblossom
+        self.label = label = [FREE] * (2 * n)
+        self.bestedge = [-1] * (2 * n)
+        self.allowed = [False] * len(self.edges)
+        for b in range(n, 2 * n):
+            self.blossombest[b] = None
+        self.queue = []
+        for v in range(n):
+            if self.mate[v] == -1 and label[inblossom[v]] == FREE:
+                self.assign_label(v, OUTER, -1)
+        while True:
+            if self._grow():
+                self._end_stage()
+                return True
+            if not self._change_duals():
+                return False
+
+    def _grow(self) -> bool:
+        """Scan the queue; True once an augmenting path was found and used."""
+        queue, endpoint, inblossom, allowed = self.queue, self.endpoint, self.inblossom, self.allowed
+        label, bestedge, dual, weight = self.label, self.bestedge, self.dual, self.weight
+        neighbours = self.neighbours
+        while queue:
+            v = queue.pop()
+            bv = inblossom[v]
+            dv = dual[v]
+            for p in neighbours[v]:
+                k = p >> 1
+                w = endpoint[p]
+                bw = inblossom[w]
+                if bv == bw:
+                    continue
+                if not allowed[k]:
+                    kslack = dv + dual[w] - 2 * weight[k]
+                    if kslack <= 0:
+                        allowed[k] = True
+                if allowed[k]:
+                    lw = label[bw]
+                    if lw == FREE:
+                        self.assign_label(w, INNER, p ^ 1)
+                    elif lw == OUTER:
+                        base = self.scan_blossom(v, w)
+                        if base >= 0:
+                            self.add_blossom(base, k)
+                            bv = inblossom[v]
+                        else:
+                            self.augment(k)
+                            return True
+                    elif label[w] == FREE:
+                        label[w] = INNER
+                        self.labelend[w] = p ^ 1
+                elif label[bw] == OUTER:
+                    if bestedge[bv] == -1 or kslack < self.slack(bestedge[bv]):
+                        bestedge[bv] = k
+                elif label[w] == FREE:
+                    if bestedge[w] == -1 or kslack < self.slack(bestedge[w]):
+                        bestedge[w] = k
+        return False
+
+    def _change_duals(self) -> bool:
+        """The largest feasible dual step; False if none is bounded (no perfect matching)."""
+        n, label, inblossom, bestedge, dual = self.n, self.label, self.inblossom, self.bestedge, self.dual
+        parent, base, slack = self.parent, self.base, self.slack
+        delta, kind, edge, blossom = None, 0, -1, -1
+        for v in range(n):
+            if label[inblossom[v]] == FREE and bestedge[v] != -1:
+                d = slack(bestedge[v])
+                if delta is None or d < delta:
+                    delta, kind, edge = d, 2, bestedge[v]
+        for b in range(2 * n):
+            if parent[b] == -1 and label[b] == OUTER and bestedge[b] != -1 and (b < n or base[b] >= 0):
+                d = slack(bestedge[b])
+                if d % 2:
+                    raise AssertionError("odd slack between outer blossoms")
+                d //= 2
+                if delta is None or d < delta:
+                    delta, kind, edge = d, 3, bestedge[b]
+        for b in range(n, 2 * n):
+            if base[b] >= 0 and parent[b] == -1 and label[b] == INNER:
+                if delta is None or dual[b] < delta:
+                    delta, kind, blossom = dual[b], 4, b
+        if delta is None:
+            return False
+        for v in range(n):
+            lv = label[inblossom[v]]
+            if lv == OUTER:
+                dual[v] -= delta
+            elif lv == INNER:
+                dual[v] += delta
+        for b in range(n, 2 * n):
+            if base[b] >= 0 and parent[b] == -1:
+                if label[b] == OUTER:
+                    dual[b] += delta
+                elif label[b] == INNER:
+                    dual[b] -= delta
+        if kind == 2:
+            self.allowed[edge] = True
+            i, j = self.endpoint[2 * edge], self.endpoint[2 * edge + 1]
+            if label[inblossom[i]] == FREE:
+                i = j
+            self.queue.append(i)
+        elif kind == 3:
+            self.allowed[edge] = True
+            self.queue.append(self.endpoint[2 * edge])
+        else:
+            self.expand_blossom(blossom, False)
+        return True
+
+    def _end_stage(self) -> None:
+        """Blossoms left with a zero value are taken apart, as their stage ends."""
+        n = self.n
+        for b in range(n, 2 * n):
+            if self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == OUTER and self.dual[b] == 0:
+                self.expand_blossom(b, True)
+
+    # -- results -------------------------------------------------------------------------
+
+    def certificate(self) -> Solution:
+        n, endpoint = self.n, self.endpoint
+        mate = [endpoint[p] for p in self.mate]
+        kept: dict[int, int] = {}
+        blossoms: list[Blossom] = []
+
+        def collect(b: int) -> tuple[list[int], list[int]]:
+            """(vertices, kept blossoms) directly under ``b`` once zero blossoms are lifted."""
+            vertices: list[int] = []
+            inner: list[int] = []
+            for child in self.childs[b]:
+                if child < n:
+                    vertices.append(child)
+                elif self.dual[child] > 0:
+                    inner.append(build(child))
+                else:
+                    more_v, more_b = collect(child)
+                    vertices.extend(more_v)
+                    inner.extend(more_b)
+            return vertices, inner
+
+        def build(b: int) -> int:
+            vertices, inner = collect(b)
+            kept[b] = len(blossoms)
+            blossoms.append(Blossom(2 * self.dual[b], vertices, inner))
+            return kept[b]
+
+        roots: list[int] = []
+        for b in range(n, 2 * n):
+            if self.base[b] >= 0 and self.parent[b] == -1:
+                if self.dual[b] > 0:
+                    roots.append(build(b))
+                else:
+                    roots.extend(collect(b)[1])
+        return Solution(mate, [-u for u in self.dual[:n]], blossoms, roots)
+
+    def _barrier_of_odd(self) -> list[int]:
+        return []
+
+    def _barrier(self) -> list[int]:
+        """Tutte's barrier from the last stage: the vertices of inner (T) top-level blossoms.
+
+        When no dual step is bounded, no edge leaves the outer vertices except to inner
+        ones, so removing the inner vertices leaves every outer blossom (odd) as its own
+        component, one more than the inner ones per tree.
+        """
+        n = self.n
+        out = []
+        for v in range(n):
+            if self.label[self.inblossom[v]] == INNER:
+                out.append(v)
+        return out
