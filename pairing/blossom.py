@@ -53,7 +53,7 @@ class Solution:
     roots: list[int]  # blossoms that no other blossom holds
 
 
-class NoPerfectMatching(Exception):  # noqa: N818 - a result, not a fault
+class NoPerfectMatching(Exception):
     """The graph has no perfect matching; ``barrier`` proves it (see the module)."""
 
     def __init__(self, barrier: list[int]) -> None:
@@ -131,8 +131,10 @@ class _Search:
     # -- helpers -------------------------------------------------------------------------
 
     def slack(self, k: int) -> int:
-        return self.dual[self.endpoint[2 * k]] + self.dual[self.endpoint[2 * k + 1]] - 2 * (
-            self.weight[k]
+        return (
+            self.dual[self.endpoint[2 * k]]
+            + self.dual[self.endpoint[2 * k + 1]]
+            - 2 * (self.weight[k])
         )
 
     def leaves(self, b: int) -> list[int]:
@@ -162,7 +164,12 @@ class _Search:
 
     def scan_blossom(self, v: int, w: int) -> int:
         """The base of the new blossom the edge v-w closes, or -1 for an augmenting path."""
-        label, labelend, endpoint, inblossom = self.label, self.labelend, self.endpoint, self.inblossom
+        label, labelend, endpoint, inblossom = (
+            self.label,
+            self.labelend,
+            self.endpoint,
+            self.inblossom,
+        )
         path, base = [], -1
         while v != -1 or w != -1:
             b = inblossom[v]
@@ -184,7 +191,12 @@ class _Search:
         return base
 
     def add_blossom(self, base: int, k: int) -> None:
-        endpoint, inblossom, labelend, parent = self.endpoint, self.inblossom, self.labelend, self.parent
+        endpoint, inblossom, labelend, parent = (
+            self.endpoint,
+            self.inblossom,
+            self.labelend,
+            self.parent,
+        )
         v, w = endpoint[2 * k], endpoint[2 * k + 1]
         bb, bv, bw = inblossom[base], inblossom[v], inblossom[w]
         b = self.unused.pop()
@@ -244,7 +256,13 @@ class _Search:
         self.bestedge[b] = best
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
-        n, parent, inblossom, label, labelend = self.n, self.parent, self.inblossom, self.label, self.labelend
+        n, parent, inblossom, label, labelend = (
+            self.n,
+            self.parent,
+            self.inblossom,
+            self.label,
+            self.labelend,
+        )
         endpoint, childs = self.endpoint, self.childs[b]
         for s in childs:
             parent[s] = -1
@@ -382,7 +400,12 @@ class _Search:
 
     def _grow(self) -> bool:
         """Scan the queue; True once an augmenting path was found and used."""
-        queue, endpoint, inblossom, allowed = self.queue, self.endpoint, self.inblossom, self.allowed
+        queue, endpoint, inblossom, allowed = (
+            self.queue,
+            self.endpoint,
+            self.inblossom,
+            self.allowed,
+        )
         label, bestedge, dual, weight = self.label, self.bestedge, self.dual, self.weight
         neighbours = self.neighbours
         while queue:
@@ -417,14 +440,19 @@ class _Search:
                 elif label[bw] == OUTER:
                     if bestedge[bv] == -1 or kslack < self.slack(bestedge[bv]):
                         bestedge[bv] = k
-                elif label[w] == FREE:
-                    if bestedge[w] == -1 or kslack < self.slack(bestedge[w]):
-                        bestedge[w] = k
+                elif label[w] == FREE and (bestedge[w] == -1 or kslack < self.slack(bestedge[w])):
+                    bestedge[w] = k
         return False
 
     def _change_duals(self) -> bool:
         """The largest feasible dual step; False if none is bounded (no perfect matching)."""
-        n, label, inblossom, bestedge, dual = self.n, self.label, self.inblossom, self.bestedge, self.dual
+        n, label, inblossom, bestedge, dual = (
+            self.n,
+            self.label,
+            self.inblossom,
+            self.bestedge,
+            self.dual,
+        )
         parent, base, slack = self.parent, self.base, self.slack
         delta, kind, edge, blossom = None, 0, -1, -1
         for v in range(n):
@@ -433,7 +461,12 @@ class _Search:
                 if delta is None or d < delta:
                     delta, kind, edge = d, 2, bestedge[v]
         for b in range(2 * n):
-            if parent[b] == -1 and label[b] == OUTER and bestedge[b] != -1 and (b < n or base[b] >= 0):
+            if (
+                parent[b] == -1
+                and label[b] == OUTER
+                and bestedge[b] != -1
+                and (b < n or base[b] >= 0)
+            ):
                 d = slack(bestedge[b])
                 if d % 2:
                     raise AssertionError("odd slack between outer blossoms")
@@ -441,9 +474,9 @@ class _Search:
                 if delta is None or d < delta:
                     delta, kind, edge = d, 3, bestedge[b]
         for b in range(n, 2 * n):
-            if base[b] >= 0 and parent[b] == -1 and label[b] == INNER:
-                if delta is None or dual[b] < delta:
-                    delta, kind, blossom = dual[b], 4, b
+            inner_root = base[b] >= 0 and parent[b] == -1 and label[b] == INNER
+            if inner_root and (delta is None or dual[b] < delta):
+                delta, kind, blossom = dual[b], 4, b
         if delta is None:
             return False
         for v in range(n):
@@ -475,7 +508,12 @@ class _Search:
         """Blossoms left with a zero value are taken apart, as their stage ends."""
         n = self.n
         for b in range(n, 2 * n):
-            if self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == OUTER and self.dual[b] == 0:
+            if (
+                self.parent[b] == -1
+                and self.base[b] >= 0
+                and self.label[b] == OUTER
+                and self.dual[b] == 0
+            ):
                 self.expand_blossom(b, True)
 
     # -- results -------------------------------------------------------------------------

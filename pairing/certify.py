@@ -56,7 +56,9 @@ def certificate(
 class _Candidates:
     """The sparse graph the search runs on, as local indices of ``vertices``."""
 
-    def __init__(self, field: verify.Field, vertices: list[int], costs: verify.Costs, pairs) -> None:
+    def __init__(
+        self, field: verify.Field, vertices: list[int], costs: verify.Costs, pairs
+    ) -> None:
         self.field, self.costs, self.vertices = field, costs, vertices
         self.local = {v: i for i, v in enumerate(vertices)}
         self.edges: dict[tuple[int, int], int] = {}

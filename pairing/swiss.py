@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
+from pairing import certify
 from pairing.solver import pair_with_fewest_rematches, pair_without_rematches
 
 PlayerId = str | int
@@ -250,10 +251,12 @@ class Pairing:
     bye_reason: str | None = None
     explanations: list[PairExplanation] = field(default_factory=list)
     bye_note: ByeNote | None = None
+    certificate: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        """The output document of ``python -m pairing.swiss``."""
-        return {
+        """The output document of ``python -m pairing.swiss`` (``certificate`` only when
+        one was asked for, so the contract's document is otherwise unchanged)."""
+        document = {
             "pairings": [[a, b] for a, b in self.pairings],
             "bye": self.bye,
             "stats": self.stats,
@@ -262,6 +265,9 @@ class Pairing:
             "explanations": [item.as_dict() for item in self.explanations],
             "bye_note": None if self.bye_note is None else self.bye_note.as_dict(),
         }
+        if self.certificate is not None:
+            document["certificate"] = self.certificate
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,9 +287,17 @@ class SwissPlayer:
     avoid: tuple[PlayerId, ...] = ()
 
 
-def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = None) -> Pairing:
+def pair(
+    players: Sequence[SwissPlayer],
+    round_number: int,
+    seed: int | None = None,
+    *,
+    certificate: bool = False,
+) -> Pairing:
     """Pair one round of ``players``, given in standings order (the engine's one entry point).
 
+    With ``certificate``, the result carries the proof of optimality that
+    ``pairing.verify`` checks against :func:`state_document` of the same input.
     Raises :class:`SwissInputError` on malformed input, naming the player and the field.
     """
     started = time.perf_counter()
@@ -325,20 +339,51 @@ def pair(players: Sequence[SwissPlayer], round_number: int, seed: int | None = N
     if avoided is not None:
         stats["avoided"] = sum(1 for a, b in pairs if b in avoided.get(a, ()))
     stats["cost"] = cost if scale == 1 else float(Fraction(cost, scale * scale))
+    pairings = [(active[a].id, active[b].id) for a, b in pairs]
+    bye_id = None if bye is None else active[bye].id
+    proof = None
+    if certificate:
+        state = state_document(checked, round_number, seed)
+        proof = certify.certificate(state, pairings, bye_id, forced)
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return Pairing(
-        pairings=[(active[a].id, active[b].id) for a, b in pairs],
-        bye=None if bye is None else active[bye].id,
+        pairings=pairings,
+        bye=bye_id,
         seed=seed,
         stats=stats,
         bye_reason=None if bye_note is None else bye_reason_text(bye_note),
         explanations=explanations,
         bye_note=bye_note,
+        certificate=proof,
     )
 
 
+def state_document(
+    players: Sequence[SwissPlayer], round_number: int, seed: int | None
+) -> dict[str, Any]:
+    """The contract's input document for these players: what ``pairing.verify`` reads, and
+    what an audit publishes (ids, points, opponents, byes, drops, pairs kept apart)."""
+    out = []
+    for p in players:
+        entry: dict[str, Any] = {
+            "id": p.id,
+            "points": p.points,
+            "opponents": list(p.opponents),
+            "had_bye": p.had_bye,
+            "dropped": p.dropped,
+        }
+        if p.avoid:
+            entry["avoid"] = list(p.avoid)
+        out.append(entry)
+    return {"round": round_number, "seed": seed, "players": out}
+
+
 def pair_round(
-    players: Sequence[dict[str, Any]], round_number: int, seed: int | None = None
+    players: Sequence[dict[str, Any]],
+    round_number: int,
+    seed: int | None = None,
+    *,
+    certificate: bool = False,
 ) -> Pairing:
     """Pair one round. ``players`` are dicts as in the JSON contract, in standings order.
 
@@ -347,26 +392,34 @@ def pair_round(
     :class:`SwissInputError` on malformed input.
     """
     _check_round_and_seed(round_number, seed)
-    return pair(_players_from_dicts(players, round_number), round_number, seed)
+    players = _players_from_dicts(players, round_number)
+    return pair(players, round_number, seed, certificate=certificate)
 
 
-def pair_state(state: Any) -> dict[str, Any]:
-    """Pair the round described by a contract input document; return the output document."""
+def pair_state(state: Any, *, certificate: bool = False) -> dict[str, Any]:
+    """Pair the round described by a contract input document; return the output document
+    (with ``certificate``: and the proof of optimality, docs/pairing-certificate.md)."""
     if not isinstance(state, dict):
         raise SwissInputError(f"the input must be a JSON object, got {_show(state)}")
     for key in ("round", "players"):
         if key not in state:
             raise SwissInputError(f'the input has no "{key}"')
-    return pair_round(state["players"], state["round"], state.get("seed")).as_json()
+    return pair_round(
+        state["players"], state["round"], state.get("seed"), certificate=certificate
+    ).as_json()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI: state JSON on stdin, pairing JSON on stdout; exit 2 on bad input."""
     args = list(sys.argv[1:] if argv is None else argv)
+    with_certificate = "--certificate" in args
+    args = [a for a in args if a != "--certificate"]
     if args:
         print(
-            "usage: python -m pairing.swiss < state.json > pairing.json\n"
-            "Pairs one Swiss round; see docs/pairing-and-events.md section 1.",
+            "usage: python -m pairing.swiss [--certificate] < state.json > pairing.json\n"
+            "Pairs one Swiss round; see docs/pairing-and-events.md section 1. With\n"
+            "--certificate the output carries the proof of optimality that\n"
+            "python -m pairing.verify STATE PAIRING checks (docs/pairing-certificate.md).",
             file=sys.stderr,
         )
         return 0 if args[0] in ("-h", "--help") else 2
@@ -380,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: the input is not valid JSON: {error}", file=sys.stderr)
             return 2
         try:
-            result = pair_state(state)
+            result = pair_state(state, certificate=with_certificate)
         except SwissInputError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2

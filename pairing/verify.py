@@ -36,7 +36,7 @@ FORMAT = "arbiter-swiss-certificate/1"
 MAX_DENOMINATOR = 10**6
 
 
-class Refused(Exception):  # noqa: N818 - the checker's verdict, not a fault
+class Refused(Exception):
     """The pairing is not proven valid and optimal; the message says what failed."""
 
 
@@ -335,7 +335,8 @@ class Certificate:
 
     def objective(self) -> int:
         """Twice the lower bound the certificate proves."""
-        return sum(self.y.values()) - sum(z * (s - 1) // 2 for z, s in zip(self.z, self.size))
+        inside = sum(z * (s - 1) // 2 for z, s in zip(self.z, self.size, strict=True))
+        return sum(self.y.values()) - inside
 
 
 def _list(data: dict, key: str) -> list:
@@ -396,11 +397,20 @@ def violations(field: Field, vertices: list[int], costs: Costs, cert: Certificat
                     continue
                 if yc + yd - cert.shared(leaf_c, leaf_d) <= base:
                     continue
-                pair = _allowed_pair(classes[keys[c]], classes[keys[d]], c == d, forbidden, blocked, class_of, c, d)
+                pair = _allowed_pair(
+                    classes[keys[c]], classes[keys[d]], c == d, forbidden, blocked, class_of, c, d
+                )
                 if pair is not None:
                     found.append(pair)
                 elif rematches:
-                    pair = _costly_rematch(classes[keys[c]], classes[keys[d]], forbidden, yc + yd - cert.shared(leaf_c, leaf_d), base, costs)
+                    pair = _costly_rematch(
+                        classes[keys[c]],
+                        classes[keys[d]],
+                        forbidden,
+                        yc + yd - cert.shared(leaf_c, leaf_d),
+                        base,
+                        costs,
+                    )
                     if pair is not None:
                         found.append(pair)
                 if len(found) >= limit:
@@ -505,7 +515,10 @@ def verify(state: dict, pairing: dict) -> dict:
 def _bye_violations(field, vertices, costs, cert):
     order = bye_candidates(field)
     for k, v in enumerate(order):
-        if cert.y[v] + cert.y[-1] - cert.shared(cert.leaf_of.get(v, -1), cert.leaf_of.get(-1, -1)) > 2 * k * costs.bye:
+        if (
+            cert.y[v] + cert.y[-1] - cert.shared(cert.leaf_of.get(v, -1), cert.leaf_of.get(-1, -1))
+            > 2 * k * costs.bye
+        ):
             return [(v, v)]
     return []
 
@@ -514,7 +527,9 @@ def _why_not_tight(field, pairs, costs, cert, bound, total) -> str:
     """Name the matched pair or blossom that keeps the bound below the pairing's cost."""
     for a, b in pairs:
         cost = costs.group_pair(field.points[a], field.points[b])
-        value = cert.y[a] + cert.y[b] - cert.shared(cert.leaf_of.get(a, -1), cert.leaf_of.get(b, -1))
+        value = (
+            cert.y[a] + cert.y[b] - cert.shared(cert.leaf_of.get(a, -1), cert.leaf_of.get(b, -1))
+        )
         if value != 2 * cost and b not in field.forbidden[a]:
             return (
                 f"the pair ({field.show(a)}, {field.show(b)}) is not tight in the certificate, "
