@@ -137,6 +137,19 @@ class _Search:
             - 2 * (self.weight[k])
         )
 
+    def top(self, v: int) -> int:
+        """The top-level blossom holding ``v``. ``inblossom`` is only a hint: a new blossom
+        sets its children's parent and nothing else, and the walk up shortens the hint,
+        so nesting a blossom costs nothing per vertex."""
+        inblossom, parent = self.inblossom, self.parent
+        b = inblossom[v]
+        if parent[b] == -1:
+            return b
+        while parent[b] != -1:
+            b = parent[b]
+        inblossom[v] = b
+        return b
+
     def leaves(self, b: int) -> list[int]:
         if b < self.n:
             return [b]
@@ -152,7 +165,7 @@ class _Search:
     def assign_label(self, w: int, t: int, p: int) -> None:
         label, labelend, bestedge = self.label, self.labelend, self.bestedge
         while True:
-            b = self.inblossom[w]
+            b = self.top(w)
             label[w] = label[b] = t
             labelend[w] = labelend[b] = p
             bestedge[w] = bestedge[b] = -1
@@ -164,15 +177,16 @@ class _Search:
 
     def scan_blossom(self, v: int, w: int) -> int:
         """The base of the new blossom the edge v-w closes, or -1 for an augmenting path."""
-        label, labelend, endpoint, inblossom = (
+        label, labelend, endpoint, _inblossom = (
             self.label,
             self.labelend,
             self.endpoint,
             self.inblossom,
         )
         path, base = [], -1
+        top = self.top
         while v != -1 or w != -1:
-            b = inblossom[v]
+            b = top(v)
             if label[b] & 4:
                 base = self.base[b]
                 break
@@ -182,7 +196,7 @@ class _Search:
                 v = -1
             else:
                 v = endpoint[labelend[b]]
-                b = inblossom[v]
+                b = top(v)
                 v = endpoint[labelend[b]]
             if w != -1:
                 v, w = w, v
@@ -191,43 +205,43 @@ class _Search:
         return base
 
     def add_blossom(self, base: int, k: int) -> None:
-        endpoint, inblossom, labelend, parent = (
+        endpoint, _inblossom, labelend, parent = (
             self.endpoint,
             self.inblossom,
             self.labelend,
             self.parent,
         )
         v, w = endpoint[2 * k], endpoint[2 * k + 1]
-        bb, bv, bw = inblossom[base], inblossom[v], inblossom[w]
-        b = self.unused.pop()
-        self.base[b] = base
-        parent[b] = -1
-        parent[bb] = b
+        top = self.top
+        bb, bv, bw = top(base), top(v), top(w)
+        # Walk both sides to the base before any parent changes: ``top`` reads them.
         path: list[int] = []
         endps: list[int] = []
         while bv != bb:
-            parent[bv] = b
             path.append(bv)
             endps.append(labelend[bv])
-            bv = inblossom[endpoint[labelend[bv]]]
+            bv = top(endpoint[labelend[bv]])
         path.append(bb)
         path.reverse()
         endps.reverse()
         endps.append(2 * k)
         while bw != bb:
-            parent[bw] = b
             path.append(bw)
             endps.append(labelend[bw] ^ 1)
-            bw = inblossom[endpoint[labelend[bw]]]
+            bw = top(endpoint[labelend[bw]])
+        b = self.unused.pop()
+        self.base[b] = base
+        parent[b] = -1
+        for child in path:
+            parent[child] = b
         self.childs[b], self.endps[b] = path, endps
         self.label[b] = OUTER
         self.labelend[b] = labelend[bb]
         self.dual[b] = 0
         label = self.label
-        for leaf in self.leaves(b):
-            if label[inblossom[leaf]] == INNER:
-                self.queue.append(leaf)
-            inblossom[leaf] = b
+        for child in path:
+            if label[child] == INNER:  # its vertices become outer: scan them too
+                self.queue.extend(self.leaves(child))
         slack = self.slack
         best_to: dict[int, int] = {}
         best_slack: dict[int, int] = {}
@@ -239,9 +253,10 @@ class _Search:
             for edge_list in lists:
                 for e in edge_list:
                     i, j = endpoint[2 * e], endpoint[2 * e + 1]
-                    if inblossom[j] == b:
+                    bj = top(j)
+                    if bj == b:
                         i, j = j, i
-                    bj = inblossom[j]
+                        bj = top(j)
                     if bj != b and label[bj] == OUTER:
                         s = slack(e)
                         if bj not in best_to or s < best_slack[bj]:
@@ -274,7 +289,7 @@ class _Search:
                 for leaf in self.leaves(s):
                     inblossom[leaf] = s
         if not endstage and label[b] == INNER:
-            entry = inblossom[endpoint[labelend[b] ^ 1]]
+            entry = self.top(endpoint[labelend[b] ^ 1])
             j = childs.index(entry)
             if j & 1:
                 j -= len(childs)
@@ -350,17 +365,17 @@ class _Search:
         self.base[b] = self.base[self.childs[b][0]]
 
     def augment(self, k: int) -> None:
-        endpoint, inblossom, labelend, n = self.endpoint, self.inblossom, self.labelend, self.n
+        endpoint, top, labelend, n = self.endpoint, self.top, self.labelend, self.n
         for s, p in ((endpoint[2 * k], 2 * k + 1), (endpoint[2 * k + 1], 2 * k)):
             while True:
-                bs = inblossom[s]
+                bs = top(s)
                 if bs >= n:
                     self.augment_blossom(bs, s)
                 self.mate[s] = p
                 if labelend[bs] == -1:
                     break
                 t = endpoint[labelend[bs]]
-                bt = inblossom[t]
+                bt = top(t)
                 s = endpoint[labelend[bt]]
                 j = endpoint[labelend[bt] ^ 1]
                 if bt >= n:
@@ -381,7 +396,7 @@ class _Search:
 
     def _stage(self) -> bool:
         """One stage: grow trees and change duals until an augmenting path is found."""
-        n, label, inblossom = self.n, self.label, self.inblossom
+        n, label, _inblossom = self.n, self.label, self.inblossom
         self.label = label = [FREE] * (2 * n)
         self.bestedge = [-1] * (2 * n)
         self.allowed = [False] * len(self.edges)
@@ -389,7 +404,7 @@ class _Search:
             self.blossombest[b] = None
         self.queue = []
         for v in range(n):
-            if self.mate[v] == -1 and label[inblossom[v]] == FREE:
+            if self.mate[v] == -1 and label[self.top(v)] == FREE:
                 self.assign_label(v, OUTER, -1)
         while True:
             if self._grow():
@@ -407,15 +422,19 @@ class _Search:
             self.allowed,
         )
         label, bestedge, dual, weight = self.label, self.bestedge, self.dual, self.weight
-        neighbours = self.neighbours
+        neighbours, parent, top = self.neighbours, self.parent, self.top
         while queue:
             v = queue.pop()
             bv = inblossom[v]
+            if parent[bv] != -1:
+                bv = top(v)
             dv = dual[v]
             for p in neighbours[v]:
                 k = p >> 1
                 w = endpoint[p]
                 bw = inblossom[w]
+                if parent[bw] != -1:
+                    bw = top(w)
                 if bv == bw:
                     continue
                 if not allowed[k]:
@@ -430,7 +449,7 @@ class _Search:
                         base = self.scan_blossom(v, w)
                         if base >= 0:
                             self.add_blossom(base, k)
-                            bv = inblossom[v]
+                            bv = top(v)
                         else:
                             self.augment(k)
                             return True
@@ -446,17 +465,12 @@ class _Search:
 
     def _change_duals(self) -> bool:
         """The largest feasible dual step; False if none is bounded (no perfect matching)."""
-        n, label, inblossom, bestedge, dual = (
-            self.n,
-            self.label,
-            self.inblossom,
-            self.bestedge,
-            self.dual,
-        )
+        n, label, top, bestedge, dual = self.n, self.label, self.top, self.bestedge, self.dual
         parent, base, slack = self.parent, self.base, self.slack
         delta, kind, edge, blossom = None, 0, -1, -1
+        tops = [top(v) for v in range(n)]
         for v in range(n):
-            if label[inblossom[v]] == FREE and bestedge[v] != -1:
+            if label[tops[v]] == FREE and bestedge[v] != -1:
                 d = slack(bestedge[v])
                 if delta is None or d < delta:
                     delta, kind, edge = d, 2, bestedge[v]
@@ -480,7 +494,7 @@ class _Search:
         if delta is None:
             return False
         for v in range(n):
-            lv = label[inblossom[v]]
+            lv = label[tops[v]]
             if lv == OUTER:
                 dual[v] -= delta
             elif lv == INNER:
@@ -494,7 +508,7 @@ class _Search:
         if kind == 2:
             self.allowed[edge] = True
             i, j = self.endpoint[2 * edge], self.endpoint[2 * edge + 1]
-            if label[inblossom[i]] == FREE:
+            if label[top(i)] == FREE:
                 i = j
             self.queue.append(i)
         elif kind == 3:
@@ -567,6 +581,6 @@ class _Search:
         n = self.n
         out = []
         for v in range(n):
-            if self.label[self.inblossom[v]] == INNER:
+            if self.label[self.top(v)] == INNER:
                 out.append(v)
         return out
