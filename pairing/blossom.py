@@ -56,9 +56,10 @@ class Solution:
 class NoPerfectMatching(Exception):
     """The graph has no perfect matching; ``barrier`` proves it (see the module)."""
 
-    def __init__(self, barrier: list[int]) -> None:
+    def __init__(self, barrier: list[int], stranded: list[int] = ()) -> None:  # type: ignore[assignment]
         super().__init__("the graph has no perfect matching")
         self.barrier = barrier
+        self.stranded = list(stranded)  # the vertices of the odd components left over
 
 
 def min_cost_perfect_matching(
@@ -391,7 +392,7 @@ class _Search:
             raise NoPerfectMatching(self._barrier_of_odd())
         while any(m == -1 for m in self.mate):
             if not self._stage():
-                raise NoPerfectMatching(self._barrier())
+                raise NoPerfectMatching(self._barrier(), self._stranded())
         return self.certificate()
 
     def _stage(self) -> bool:
@@ -570,6 +571,9 @@ class _Search:
 
     def _barrier_of_odd(self) -> list[int]:
         return []
+
+    def _stranded(self) -> list[int]:
+        return [v for v in range(self.n) if self.label[self.top(v)] == OUTER]
 
     def _barrier(self) -> list[int]:
         """Tutte's barrier from the last stage: the vertices of inner (T) top-level blossoms.

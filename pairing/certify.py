@@ -22,6 +22,7 @@ from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matchi
 
 PARTNERS = 6  # candidate partners per player in each nearby score group
 WIDEN = 512  # uncovered pairs added to the graph per round of widening
+KEEP = 24  # players of a large score group kept in the search beyond its busiest ones
 
 
 def certificate(
@@ -29,45 +30,196 @@ def certificate(
     pairings: Sequence[Sequence[Any]],
     bye: Any,
     forced: bool,
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """The certificate of a pairing the engine produced for ``state`` (contract shape)."""
+    """The certificate of a pairing the engine produced for ``state`` (contract shape).
+
+    Any optimal pairing's certificate proves every optimal pairing (duality), so the one
+    found here for the engine's own bye proves ``pairings`` too; ``pairing.verify``
+    checks that against them.
+    """
     field = verify.Field(state)
-    pairs = [(field.index[a], field.index[b]) for a, b in pairings]
-    pairs = [(a, b) if a < b else (b, a) for a, b in pairs]
     bye_v = None if bye is None else field.index[bye]
     if forced:
+        pairs = [(field.index[a], field.index[b]) for a, b in pairings]
         return _fewest_rematches(field, pairs, bye_v)
-    vertices = [v for v in range(len(field.ids)) if v != bye_v]
+    return solve(field, bye_v, random.Random(seed))[1]
+
+
+def solve(
+    field: verify.Field, bye: int | None, rng: random.Random
+) -> tuple[list[tuple[int, int]], dict[str, Any]]:
+    """An optimal rematch-free pairing of the field without ``bye`` and its certificate.
+
+    Large score groups are mostly left out of the search: all but their busiest players
+    and a few others are paired among themselves, and given the dual values of a kept
+    player in the same position, which costs nothing and is exact whenever the check
+    passes; a player the check finds uncovered joins the search. Raises
+    :class:`pairing.blossom.NoPerfectMatching` when no such pairing exists.
+    """
+    vertices = [v for v in range(len(field.ids)) if v != bye]
     costs = verify.Costs(field, vertices, verify.REMATCH_FREE)
-    graph = _Candidates(field, vertices, costs, pairs)
+    plan = _Reduction(field, vertices, rng)
+    graph = _Candidates(field, plan.kept, costs, rng)
     while True:
         solution = graph.solve()
         document = _document(field, graph.vertices, solution, verify.REMATCH_FREE)
+        pairs = [(graph.vertices[i], graph.vertices[j]) for i, j in enumerate(solution.mate) if i < j]
+        if plan.removed:
+            document = plan.extend(document, graph.vertices, solution)
+            pairs.extend(plan.pairs)
         cert = verify.Certificate(field, document, vertices, False)
         missing = verify.violations(field, vertices, costs, cert, limit=WIDEN)
         if not missing:
             break
-        graph.add(missing)
-    if bye_v is not None:
-        document["bye_barriers"] = _bye_barriers(field, bye_v)
-    return document
+        brought_back = plan.bring_back(missing)
+        if brought_back:
+            graph = _Candidates(field, plan.kept, costs, rng, graph)
+        graph.add([(a, b) for a, b in missing if a in graph.local and b in graph.local])
+    if bye is not None:
+        document["bye_barriers"] = _bye_barriers(field, bye)
+    return [(a, b) if a < b else (b, a) for a, b in pairs], document
+
+
+class _Reduction:
+    """Which players of each large score group the search leaves out, and their pairs."""
+
+    def __init__(self, field: verify.Field, vertices: list[int], rng: random.Random) -> None:
+        self.field = field
+        groups: dict[int, list[int]] = {}
+        for v in vertices:
+            groups.setdefault(field.points[v], []).append(v)
+        self.removed: dict[int, int] = {}  # removed player -> partner
+        self.pairs: list[tuple[int, int]] = []
+        kept: list[int] = []
+        for members in groups.values():
+            busiest = max(len(field.forbidden[v]) for v in members)
+            keep = 2 * busiest + 2 * KEEP
+            if len(members) - keep < 2 * busiest + 4:
+                kept.extend(members)
+                continue
+            order = members[:]
+            rng.shuffle(order)
+            if (len(order) - keep) % 2:
+                keep += 1
+            out = _pair_among(order[keep:], field.forbidden, rng)
+            if out is None:
+                kept.extend(members)
+                continue
+            kept.extend(order[:keep])
+            for a, b in out:
+                self.removed[a], self.removed[b] = b, a
+                self.pairs.append((a, b))
+        self.kept = sorted(kept)
+
+    def extend(self, document: dict, kept: list[int], solution) -> dict:
+        """The certificate with each removed pair given a kept player's dual position.
+
+        A removed player takes the innermost blossom of a kept player ``r`` of the same
+        points and ``y = (sum of z over r's blossoms) / 2``, which is ``r``'s own value
+        when ``r`` is matched inside the same blossom symmetrically: then every pair of
+        removed players is tight, every blossom stays odd and full, and the total is
+        unchanged; whether the values also cover every pair the removed players could
+        form is left to the check that follows.
+        """
+        field = self.field
+        leaf_of, total = _leaf_totals(solution)
+        position: dict[int, tuple[int, int]] = {}
+        for i, v in enumerate(kept):
+            leaf = leaf_of.get(i, -1)
+            cum = total[leaf] if leaf != -1 else 0
+            if cum % 2 == 0 and 2 * solution.y[i] == cum:
+                position.setdefault(field.points[v], (leaf, solution.y[i]))
+        blossoms = document["blossoms"]
+        potentials = document["potentials"]
+        for a, b in self.pairs:
+            spot = position.get(field.points[a])
+            if spot is None:
+                self.bring_back([(a, b)])
+                continue
+            leaf, y = spot
+            for v in (a, b):
+                if y:
+                    potentials.append([field.ids[v], y])
+                if leaf != -1:
+                    blossoms[leaf]["players"].append(field.ids[v])
+        return document
+
+    def bring_back(self, pairs: list[tuple[int, int]]) -> bool:
+        """Return these players (and their removed partners) to the search."""
+        back = set()
+        for pair in pairs:
+            for v in pair:
+                if v in self.removed:
+                    back.add(v)
+                    back.add(self.removed[v])
+        if not back:
+            return False
+        for v in back:
+            self.removed.pop(v, None)
+        self.pairs = [(a, b) for a, b in self.pairs if a not in back]
+        self.kept = sorted(set(self.kept) | back)
+        return True
+
+
+def _leaf_totals(solution) -> tuple[dict[int, int], list[int]]:
+    """Each vertex's innermost blossom and each blossom's sum of z from the root down."""
+    leaf_of: dict[int, int] = {}
+    total = [0] * len(solution.blossoms)
+    stack = [(root, 0) for root in solution.roots]
+    while stack:
+        i, above = stack.pop()
+        blossom = solution.blossoms[i]
+        total[i] = above + blossom.z
+        for v in blossom.vertices:
+            leaf_of[v] = i
+        stack.extend((j, total[i]) for j in blossom.blossoms)
+    return leaf_of, total
+
+
+def _pair_among(members: list[int], forbidden, rng: random.Random):
+    """A rematch-free pairing of ``members`` (even), or None if mending fails."""
+    pairs = [[members[i], members[i + 1]] for i in range(0, len(members), 2)]
+    count = len(pairs)
+    for i in range(count):
+        a, b = pairs[i]
+        if b not in forbidden[a]:
+            continue
+        start = rng.randrange(count)
+        for step in range(count):
+            j = (start + step) % count
+            if j == i:
+                continue
+            c, d = pairs[j]
+            if c not in forbidden[a] and d not in forbidden[b]:
+                pairs[i], pairs[j] = [a, c], [b, d]
+                break
+            if d not in forbidden[a] and c not in forbidden[b]:
+                pairs[i], pairs[j] = [a, d], [b, c]
+                break
+        else:
+            return None
+    return [(a, b) for a, b in pairs]
 
 
 class _Candidates:
     """The sparse graph the search runs on, as local indices of ``vertices``."""
 
     def __init__(
-        self, field: verify.Field, vertices: list[int], costs: verify.Costs, pairs
+        self,
+        field: verify.Field,
+        vertices: list[int],
+        costs: verify.Costs,
+        rng: random.Random,
+        previous: _Candidates | None = None,
     ) -> None:
-        self.field, self.costs, self.vertices = field, costs, vertices
+        self.field, self.costs, self.vertices, self.rng = field, costs, vertices, rng
         self.local = {v: i for i, v in enumerate(vertices)}
         self.edges: dict[tuple[int, int], int] = {}
-        self.start = []
-        for a, b in pairs:
-            self._edge(a, b)
-            if field.points[a] == field.points[b]:
-                self.start.append((self.local[a], self.local[b]))
         self._nearby()
+        if previous is not None:
+            for a, b in previous.edges:
+                self._edge(previous.vertices[a], previous.vertices[b])
 
     def _edge(self, a: int, b: int) -> None:
         if a > b:
@@ -79,12 +231,12 @@ class _Candidates:
 
     def _nearby(self) -> None:
         """A few allowed partners per player in their own score group and the two below."""
-        field = self.field
+        field, rng = self.field, self.rng
         groups: dict[int, list[int]] = {}
         for v in self.vertices:
             groups.setdefault(field.points[v], []).append(v)
         levels = sorted(groups, reverse=True)
-        rng = random.Random(len(self.vertices))
+        self.groups, self.levels = groups, levels
         for g, level in enumerate(levels):
             for h in range(g, min(g + 3, len(levels))):
                 lower = groups[levels[h]]
@@ -105,8 +257,45 @@ class _Candidates:
             self._edge(a, b)
 
     def solve(self) -> Solution:
-        edges = [(a, b, cost) for (a, b), cost in self.edges.items()]
-        return min_cost_perfect_matching(len(self.vertices), edges, self.start)
+        """The cheapest perfect matching of the graph; where the sparse graph has none,
+        the players left over get every allowed partner in a widening window of score
+        groups, until the whole field is in (then no pairing exists at all)."""
+        window = 3
+        while True:
+            edges = [(a, b, cost) for (a, b), cost in self.edges.items()]
+            try:
+                return min_cost_perfect_matching(len(self.vertices), edges, self._start())
+            except NoPerfectMatching as failed:
+                stuck = [self.vertices[i] for i in failed.stranded + failed.barrier]
+                while not self._densify(stuck, window):
+                    if window > len(self.levels):
+                        raise
+                    window *= 2
+
+    def _densify(self, players: list[int], window: int) -> bool:
+        """Every allowed pair between ``players`` and those within ``window`` score groups;
+        False if there was none to add."""
+        field, before = self.field, len(self.edges)
+        rank = {level: g for g, level in enumerate(self.levels)}
+        for v in players:
+            g = rank[field.points[v]]
+            for h in range(max(0, g - window), min(len(self.levels), g + window + 1)):
+                for w in self.groups[self.levels[h]]:
+                    if w != v and w not in field.forbidden[v]:
+                        self._edge(v, w)
+        return len(self.edges) > before
+
+    def _start(self) -> list[tuple[int, int]]:
+        """Pairs inside score groups over the graph's free edges, greedily: the search
+        then only has to find the pair-downs."""
+        points, vertices = self.field.points, self.vertices
+        matched = [False] * len(vertices)
+        start = []
+        for (a, b), cost in self.edges.items():
+            if cost == 0 and not matched[a] and not matched[b] and points[vertices[a]] == points[vertices[b]]:
+                matched[a] = matched[b] = True
+                start.append((a, b))
+        return start
 
 
 def _document(field: verify.Field, vertices: list[int], solution: Solution, regime: str) -> dict:

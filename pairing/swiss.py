@@ -344,7 +344,7 @@ def pair(
     proof = None
     if certificate:
         state = state_document(checked, round_number, seed)
-        proof = certify.certificate(state, pairings, bye_id, forced)
+        proof = certify.certificate(state, pairings, bye_id, forced, seed)
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return Pairing(
         pairings=pairings,
