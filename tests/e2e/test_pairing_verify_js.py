@@ -196,6 +196,7 @@ def engine_cases() -> list[tuple[str, dict, dict]]:
     half = lambda points: points / 2  # noqa: E731 - a win is 1.5, a draw 0.5
     odd = lambda points: points * 2.345678  # noqa: E731 - a scale of 10**6
     huge = lambda points: points * 10**8  # noqa: E731 - integer costs past 2**53
+    tiny = lambda points: points * 2.5e-6 if points else 1e-7  # noqa: E731 - halves at 10**6
     return [
         ("40 string ids", *engine_round(40, 4, 1)),
         ("41 int ids", *engine_round(41, 3, 2, int_ids=True)),
@@ -203,6 +204,7 @@ def engine_cases() -> list[tuple[str, dict, dict]]:
         ("101 int ids, fractional points", *engine_round(101, 5, 5, int_ids=True, points=half)),
         ("120 points times 2.345678", *engine_round(120, 7, 6, points=odd)),
         ("50 points times 10**8", *engine_round(50, 5, 10, int_ids=True, points=huge)),
+        ("30 points times 2.5e-6, rounded half to even", *engine_round(30, 4, 12, points=tiny)),
         ("300 players round 7", *engine_round(300, 7, 7)),
         ("2 players", *engine_round(2, 1, 8)),
         ("3 players", *engine_round(3, 2, 9, int_ids=True)),
