@@ -333,6 +333,17 @@ def malformed_cases(strings: tuple, ints: tuple) -> list:
         ("no certificate", state, edit(pairing, lambda p: p.pop("certificate"))),
         ("wrong format", state, edit(pairing, lambda p: p["certificate"].update(format="x/2"))),
         ("unknown regime", state, edit(pairing, lambda p: p["certificate"].update(regime=[1]))),
+        (
+            "potential 1.5e-05",
+            state,
+            edit(pairing, lambda p: _cert(p, potentials=[[first, 1.5e-05]])),
+        ),
+        (
+            "potential 1e16, a float",
+            state,
+            edit(pairing, lambda p: _cert(p, potentials=[[first, 1e16]])),
+        ),
+        ("true for the id 1", int_state, edit(int_pairing, _true_for_1)),
         ("potentials not a list", state, edit(pairing, lambda p: _cert(p, potentials={}))),
         ("potential a float", state, edit(pairing, lambda p: _cert(p, potentials=[[first, 1.5]]))),
         (
@@ -378,6 +389,13 @@ def malformed_cases(strings: tuple, ints: tuple) -> list:
             edit(pairing, lambda p: _cert(p, potentials=[], blossoms=[])),
         ),
         ("certificate as given", state, edit(pairing, lambda p: p.update(certificate=dict(cert)))),
+    ]
+
+
+def _true_for_1(pairing: dict) -> None:
+    """Python's dicts take True for 1: the script's must too."""
+    pairing["pairings"] = [
+        [True if pid == 1 else pid for pid in pair] for pair in pairing["pairings"]
     ]
 
 
@@ -496,6 +514,7 @@ def test_inputs_verify_py_once_crashed_on_are_refused_alike(checker, tmp_path):
 
 def test_engine_rounds_are_proven_and_tampered_ones_refused(checker):
     proven = {name for name, _, _ in engine_cases()} | {"blossoms", "certificate as given"}
+    proven.add("true for the id 1")  # as verify.py: isinstance(True, int), and True == 1
     for name, state, pairing in all_cases():
         verdict, _ = checker(json.dumps(state), json.dumps(pairing))
         assert verdict["ok"] is (name in proven), (name, verdict)
