@@ -60,8 +60,10 @@ class Field:
         self.players = [active[i] for i in order]
         self.points = [scaled[i] for i in order]
         self.ids = [p["id"] for p in self.players]
-        self.index = {pid: v for v, pid in enumerate(self.ids)}
-        self.dropped = {p["id"] for p in state["players"] if p.get("dropped", False)}
+        self.index = {_key(pid, "the state's players"): v for v, pid in enumerate(self.ids)}
+        self.dropped = {
+            _key(p["id"], "a dropped player") for p in state["players"] if p.get("dropped", False)
+        }
         self.had_bye = [bool(p.get("had_bye", False)) for p in self.players]
         self.met = self._symmetric("opponents")
         self.kept_apart = self._symmetric("avoid")
@@ -70,8 +72,9 @@ class Field:
     def _symmetric(self, key: str) -> list[set[int]]:
         index, out = self.index, [set() for _ in self.ids]
         for v, player in enumerate(self.players):
-            for other in player.get(key, []) or []:
-                w = index.get(other)
+            where = f'{json.dumps(player["id"])}\'s "{key}"'
+            for other in _iterable(player.get(key, []) or [], where):
+                w = index.get(_key(other, where))
                 if w is not None and w != v:
                     out[v].add(w)
                     out[w].add(v)
@@ -79,6 +82,20 @@ class Field:
 
     def show(self, v: int | None) -> str:
         return "the bye" if v is None else json.dumps(self.ids[v])
+
+
+def _key(pid, where: str):
+    """``pid`` as a dict key: a list or an object names no player (and is not hashable)."""
+    if isinstance(pid, list | dict):
+        raise Refused(f"{where} names {json.dumps(pid)}, which is not a player id")
+    return pid
+
+
+def _iterable(value, where: str):
+    """What a list field holds, refusing a value Python cannot walk over (null, a number)."""
+    if isinstance(value, list | str | dict):
+        return value
+    raise Refused(f"{where} must be a list, got {json.dumps(value)}")
 
 
 def scaled_points(values: list) -> tuple[int, list[int]]:
@@ -110,7 +127,7 @@ def read_pairing(field: Field, pairing: dict) -> tuple[list[tuple[int, int]], in
     seen: dict[int, str] = {}
 
     def place(pid, where: str) -> int:
-        if pid in field.dropped:
+        if _key(pid, where) in field.dropped:
             raise Refused(f"{json.dumps(pid)} has dropped but is {where}")
         v = field.index.get(pid) if isinstance(pid, str | int) else None
         if v is None:
@@ -182,11 +199,12 @@ def check_bye(field: Field, bye: int | None, certificate: dict) -> None:
         return
     candidates = bye_candidates(field)
     barriers = {}
-    for entry in certificate.get("bye_barriers", []):
+    where = 'the certificate\'s "bye_barriers"'
+    for entry in _iterable(certificate.get("bye_barriers", []), where):
         if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[1], list):
             raise Refused("bye_barriers entries must be [player, [barrier players]]")
-        v = field.index.get(entry[0])
-        if v is None or any(w not in field.index for w in entry[1]):
+        v = field.index.get(_key(entry[0], "bye_barriers"))
+        if v is None or any(_key(w, "bye_barriers") not in field.index for w in entry[1]):
             raise Refused(f"bye_barriers names someone who is not playing: {json.dumps(entry)}")
         barriers[v] = [field.index[w] for w in entry[1]]
     for v in candidates:
@@ -270,12 +288,12 @@ class Certificate:
             if not _is_int(z) or z < 0:
                 raise Refused(f"blossoms[{i}] has a negative or non-integer value z")
             self.z.append(z)
-            for pid in blossom.get("players", []):
+            for pid in _iterable(blossom.get("players", []), f'blossoms[{i}]\'s "players"'):
                 v = self._vertex(field, pid, inside, with_bye, f"blossoms[{i}]")
                 if v in self.leaf_of:
                     raise Refused(f"{json.dumps(pid)} is listed in two blossoms (they must nest)")
                 self.leaf_of[v] = i
-            for j in blossom.get("blossoms", []):
+            for j in _iterable(blossom.get("blossoms", []), f'blossoms[{i}]\'s "blossoms"'):
                 if not _is_int(j) or not 0 <= j < len(blossoms) or j == i:
                     raise Refused(f"blossoms[{i}] holds an unknown blossom {json.dumps(j)}")
                 if self.parent[j] != -1:
@@ -538,7 +556,11 @@ def _why_not_tight(field, pairs, costs, cert, bound, total) -> str:
     for i, z in enumerate(cert.z):
         if z > 0:
             return f"blossoms[{i}] has a positive value but is not full, so it proves nothing"
-    return f"the certificate proves a bound of {bound / 2}, not the pairing's cost {total}"
+    try:
+        half = bound / 2
+    except OverflowError:  # a bound past the floats' range (absurd dual values)
+        half = math.inf if bound > 0 else -math.inf
+    return f"the certificate proves a bound of {half}, not the pairing's cost {total}"
 
 
 def main(argv: list[str] | None = None) -> int:
