@@ -112,7 +112,10 @@ class _Search:
         self.blossombest: list[list[int] | None] = [None] * (2 * n)
         self.unused = list(range(2 * n - 1, n - 1, -1))
         self.dual = [0] * (2 * n)
-        self.allowed = [False] * len(edges)
+        self.allowed = [0] * len(edges)  # the stage in which the edge was seen tight
+        self.stage = 0
+        self.labeled: set[int] = set()  # top-level nodes labelled this stage
+        self.touched: set[int] = set()  # free vertices given a best edge this stage
         self.queue: list[int] = []
         self._start(start)
 
@@ -127,7 +130,6 @@ class _Search:
                 raise ValueError(f"start pair {a}-{b} is not a free edge of cost 0")
             self.mate[a] = 2 * k + (1 if self.endpoint[2 * k] == a else 0)
             self.mate[b] = 2 * k + (0 if self.endpoint[2 * k] == a else 1)
-            self.allowed[k] = True
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -167,6 +169,7 @@ class _Search:
         label, labelend, bestedge = self.label, self.labelend, self.bestedge
         while True:
             b = self.top(w)
+            self.labeled.add(b)
             label[w] = label[b] = t
             labelend[w] = labelend[b] = p
             bestedge[w] = bestedge[b] = -1
@@ -236,6 +239,7 @@ class _Search:
         for child in path:
             parent[child] = b
         self.childs[b], self.endps[b] = path, endps
+        self.labeled.add(b)
         self.label[b] = OUTER
         self.labelend[b] = labelend[bb]
         self.dual[b] = 0
@@ -303,12 +307,13 @@ class _Search:
                 label[endpoint[p ^ 1]] = FREE
                 label[endpoint[endps[j - trick] ^ trick ^ 1]] = FREE
                 self.assign_label(endpoint[p ^ 1], INNER, p)
-                self.allowed[endps[j - trick] >> 1] = True
+                self.allowed[endps[j - trick] >> 1] = self.stage
                 j += step
                 p = endps[j - trick] ^ trick
-                self.allowed[p >> 1] = True
+                self.allowed[p >> 1] = self.stage
                 j += step
             bv = childs[j]
+            self.labeled.add(bv)
             label[endpoint[p ^ 1]] = label[bv] = INNER
             labelend[endpoint[p ^ 1]] = labelend[bv] = p
             self.bestedge[bv] = -1
@@ -365,9 +370,16 @@ class _Search:
         self.endps[b] = endps[i:] + endps[:i]
         self.base[b] = self.base[self.childs[b][0]]
 
-    def augment(self, k: int) -> None:
+    def augment(self, k: int, end: int) -> None:
+        """Flip the path from the tree's root over edge ``k`` to the unmatched ``end``."""
         endpoint, top, labelend, n = self.endpoint, self.top, self.labelend, self.n
         for s, p in ((endpoint[2 * k], 2 * k + 1), (endpoint[2 * k + 1], 2 * k)):
+            if s == end:  # outside the tree: its blossom (if any) turns to end there
+                bs = top(s)
+                if bs >= n:
+                    self.augment_blossom(bs, s)
+                self.mate[s] = p
+                continue
             while True:
                 bs = top(s)
                 if bs >= n:
@@ -390,26 +402,27 @@ class _Search:
         n = self.n
         if n % 2:
             raise NoPerfectMatching(self._barrier_of_odd())
-        while any(m == -1 for m in self.mate):
-            if not self._stage():
+        for root in range(n):
+            if self.mate[root] == -1 and not self._stage(root):
                 raise NoPerfectMatching(self._barrier(), self._stranded())
         return self.certificate()
 
-    def _stage(self) -> bool:
-        """One stage: grow trees and change duals until an augmenting path is found."""
-        n, label, _inblossom = self.n, self.label, self.inblossom
-        self.label = label = [FREE] * (2 * n)
+    def _stage(self, root: int) -> bool:
+        """One stage: one alternating tree from ``root``, grown (and the duals changed)
+        until it reaches another unmatched vertex. A tree at a time, not one per unmatched
+        vertex as in the textbook: in a Swiss field a tree spans a score group or two,
+        while growing every tree at once spans the field at every augmentation."""
+        n = self.n
+        self.stage += 1
+        self.label = [FREE] * (2 * n)
         self.bestedge = [-1] * (2 * n)
-        self.allowed = [False] * len(self.edges)
         for b in range(n, 2 * n):
             self.blossombest[b] = None
+        self.labeled, self.touched = set(), set()
         self.queue = []
-        for v in range(n):
-            if self.mate[v] == -1 and label[self.top(v)] == FREE:
-                self.assign_label(v, OUTER, -1)
+        self.assign_label(root, OUTER, -1)
         while True:
             if self._grow():
-                self._end_stage()
                 return True
             if not self._change_duals():
                 return False
@@ -424,6 +437,7 @@ class _Search:
         )
         label, bestedge, dual, weight = self.label, self.bestedge, self.dual, self.weight
         neighbours, parent, top = self.neighbours, self.parent, self.top
+        stage, touched = self.stage, self.touched
         while queue:
             v = queue.pop()
             bv = inblossom[v]
@@ -438,13 +452,16 @@ class _Search:
                     bw = top(w)
                 if bv == bw:
                     continue
-                if not allowed[k]:
+                if allowed[k] != stage:
                     kslack = dv + dual[w] - 2 * weight[k]
                     if kslack <= 0:
-                        allowed[k] = True
-                if allowed[k]:
+                        allowed[k] = stage
+                if allowed[k] == stage:
                     lw = label[bw]
                     if lw == FREE:
+                        if self.mate[self.base[bw]] == -1:  # another tree's root: augment
+                            self.augment(k, w)
+                            return True
                         self.assign_label(w, INNER, p ^ 1)
                     elif lw == OUTER:
                         base = self.scan_blossom(v, w)
@@ -452,84 +469,75 @@ class _Search:
                             self.add_blossom(base, k)
                             bv = top(v)
                         else:
-                            self.augment(k)
+                            self.augment(k, -1)
                             return True
                     elif label[w] == FREE:
                         label[w] = INNER
                         self.labelend[w] = p ^ 1
                 elif label[bw] == OUTER:
-                    if bestedge[bv] == -1 or kslack < self.slack(bestedge[bv]):
+                    best = bestedge[bv]
+                    if best == -1 or kslack < (
+                        dual[endpoint[2 * best]] + dual[endpoint[2 * best + 1]] - 2 * weight[best]
+                    ):
                         bestedge[bv] = k
-                elif label[w] == FREE and (bestedge[w] == -1 or kslack < self.slack(bestedge[w])):
-                    bestedge[w] = k
+                elif label[w] == FREE:
+                    best = bestedge[w]
+                    if best == -1 or kslack < (
+                        dual[endpoint[2 * best]] + dual[endpoint[2 * best + 1]] - 2 * weight[best]
+                    ):
+                        bestedge[w] = k
+                        touched.add(w)
         return False
 
     def _change_duals(self) -> bool:
-        """The largest feasible dual step; False if none is bounded (no perfect matching)."""
-        n, label, top, bestedge, dual = self.n, self.label, self.top, self.bestedge, self.dual
-        parent, base, slack = self.parent, self.base, self.slack
+        """The largest feasible dual step; False if none is bounded (no perfect matching).
+
+        Only the tree's own nodes change, and only the free vertices next to it bound the
+        step, so the work is the tree's size, not the field's.
+        """
+        label, top, bestedge, dual = self.label, self.top, self.bestedge, self.dual
+        parent, base, slack, n = self.parent, self.base, self.slack, self.n
         delta, kind, edge, blossom = None, 0, -1, -1
-        tops = [top(v) for v in range(n)]
-        for v in range(n):
-            if label[tops[v]] == FREE and bestedge[v] != -1:
+        for v in self.touched:
+            if bestedge[v] != -1 and label[top(v)] == FREE:
                 d = slack(bestedge[v])
                 if delta is None or d < delta:
                     delta, kind, edge = d, 2, bestedge[v]
-        for b in range(2 * n):
-            if (
-                parent[b] == -1
-                and label[b] == OUTER
-                and bestedge[b] != -1
-                and (b < n or base[b] >= 0)
-            ):
+        tops = [b for b in self.labeled if parent[b] == -1 and (b < n or base[b] >= 0)]
+        for b in tops:
+            if label[b] == OUTER and bestedge[b] != -1:
                 d = slack(bestedge[b])
                 if d % 2:
                     raise AssertionError("odd slack between outer blossoms")
                 d //= 2
                 if delta is None or d < delta:
                     delta, kind, edge = d, 3, bestedge[b]
-        for b in range(n, 2 * n):
-            inner_root = base[b] >= 0 and parent[b] == -1 and label[b] == INNER
-            if inner_root and (delta is None or dual[b] < delta):
+            elif b >= n and label[b] == INNER and (delta is None or dual[b] < delta):
                 delta, kind, blossom = dual[b], 4, b
         if delta is None:
             return False
-        for v in range(n):
-            lv = label[tops[v]]
-            if lv == OUTER:
-                dual[v] -= delta
-            elif lv == INNER:
-                dual[v] += delta
-        for b in range(n, 2 * n):
-            if base[b] >= 0 and parent[b] == -1:
-                if label[b] == OUTER:
-                    dual[b] += delta
-                elif label[b] == INNER:
-                    dual[b] -= delta
+        for b in tops:
+            step = -delta if label[b] == OUTER else delta if label[b] == INNER else 0
+            if not step:
+                continue
+            if b < n:
+                dual[b] += step
+                continue
+            dual[b] -= step
+            for v in self.leaves(b):
+                dual[v] += step
         if kind == 2:
-            self.allowed[edge] = True
+            self.allowed[edge] = self.stage
             i, j = self.endpoint[2 * edge], self.endpoint[2 * edge + 1]
             if label[top(i)] == FREE:
                 i = j
             self.queue.append(i)
         elif kind == 3:
-            self.allowed[edge] = True
+            self.allowed[edge] = self.stage
             self.queue.append(self.endpoint[2 * edge])
         else:
             self.expand_blossom(blossom, False)
         return True
-
-    def _end_stage(self) -> None:
-        """Blossoms left with a zero value are taken apart, as their stage ends."""
-        n = self.n
-        for b in range(n, 2 * n):
-            if (
-                self.parent[b] == -1
-                and self.base[b] >= 0
-                and self.label[b] == OUTER
-                and self.dual[b] == 0
-            ):
-                self.expand_blossom(b, True)
 
     # -- results -------------------------------------------------------------------------
 

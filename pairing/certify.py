@@ -21,6 +21,7 @@ from pairing import verify
 from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matching
 
 PARTNERS = 6  # candidate partners per player in each nearby score group
+DENSE = 12  # a score group this small gets every allowed pair to its nearby groups
 WIDEN = 512  # uncovered pairs added to the graph per round of widening
 KEEP = 24  # players of a large score group kept in the search beyond its busiest ones
 
@@ -43,24 +44,31 @@ def certificate(
     if forced:
         pairs = [(field.index[a], field.index[b]) for a, b in pairings]
         return _fewest_rematches(field, pairs, bye_v)
-    return solve(field, bye_v, random.Random(seed))[1]
+    hint = [(field.index[a], field.index[b]) for a, b in pairings]
+    return solve(field, bye_v, random.Random(seed), hint)[1]
 
 
 def solve(
-    field: verify.Field, bye: int | None, rng: random.Random
+    field: verify.Field,
+    bye: int | None,
+    rng: random.Random,
+    hint: Sequence[tuple[int, int]] = (),
 ) -> tuple[list[tuple[int, int]], dict[str, Any]]:
     """An optimal rematch-free pairing of the field without ``bye`` and its certificate.
 
     Large score groups are mostly left out of the search: all but their busiest players
     and a few others are paired among themselves, and given the dual values of a kept
     player in the same position, which costs nothing and is exact whenever the check
-    passes; a player the check finds uncovered joins the search. Raises
+    passes; a player the check finds uncovered joins the search. ``hint`` (a pairing
+    known to exist, such as the engine's) joins the graph where both players are in the
+    search, so the sparse graph is never short of a perfect matching. Raises
     :class:`pairing.blossom.NoPerfectMatching` when no such pairing exists.
     """
     vertices = [v for v in range(len(field.ids)) if v != bye]
     costs = verify.Costs(field, vertices, verify.REMATCH_FREE)
     plan = _Reduction(field, vertices, rng)
     graph = _Candidates(field, plan.kept, costs, rng)
+    graph.add([(a, b) for a, b in hint if a in graph.local and b in graph.local])
     while True:
         solution = graph.solve()
         document = _document(field, graph.vertices, solution, verify.REMATCH_FREE)
@@ -243,9 +251,13 @@ class _Candidates:
                 for v in groups[level]:
                     forbidden = field.forbidden[v]
                     wanted = PARTNERS + (len(forbidden) if h == g else 0)
-                    picks = lower if len(lower) <= wanted + 1 else rng.sample(lower, wanted + 1)
+                    if len(lower) <= DENSE:  # a small group: every allowed partner
+                        for w in lower:
+                            if w != v and w not in forbidden:
+                                self._edge(v, w)
+                        continue
                     taken = 0
-                    for w in picks:
+                    for w in rng.sample(lower, min(len(lower), wanted + 1)):
                         if w != v and w not in forbidden:
                             self._edge(v, w)
                             taken += 1

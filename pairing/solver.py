@@ -49,11 +49,14 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import rustworkx as rx
 
 NOISE_BITS = 48
+# A segment this large is slow for one blossom over noisy weights (long events with few
+# players per score): the caller's exact search over score groups takes it instead.
+LARGE_SEGMENT = 300
 
 
 def score_groups(points: Sequence[int]) -> list[tuple[int, int]]:
@@ -72,12 +75,15 @@ def pair_without_rematches(
     played: Sequence[set[int]],
     rng: random.Random,
     vertices: Sequence[int] | None = None,
+    large: Callable[[], list[tuple[int, int]] | None] | None = None,
 ) -> list[tuple[int, int]] | None:
     """An optimal rematch-free perfect pairing of ``vertices``, or None if none exists.
 
     ``vertices`` (default: all) must be an even number of vertices in rank order;
     edges in ``played`` to other vertices are ignored (the bye is left out this way
     without rebuilding the graph). Pairs come back as ``(higher-ranked, lower-ranked)``.
+    ``large`` answers instead when the decomposition leaves a segment of more than
+    ``LARGE_SEGMENT`` players.
     """
     if vertices is None:
         vertices = range(len(points))
@@ -87,6 +93,8 @@ def pair_without_rematches(
     if n == 0:
         return []
     plan = _Decomposition(points, played, vertices, rng)
+    if large is not None and max(map(len, plan.segments)) > LARGE_SEGMENT:
+        return large()
     segment_graph = _SegmentGraph(points, played, plan, rng)
     pairs: list[tuple[int, int]] = []
     for segment in plan.segments:

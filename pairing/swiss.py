@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
-from pairing import certify
+from pairing import certify, verify
+from pairing.blossom import NoPerfectMatching
 from pairing.solver import pair_with_fewest_rematches, pair_without_rematches
 
 PlayerId = str | int
@@ -327,7 +328,8 @@ def pair(
         for v, kept in avoided.items():
             forbidden[v] = played[v] | kept
 
-    bye, pairs, bye_note, forced = _pair(points, forbidden, active, rng)
+    exact = _ExactSearch(checked, round_number, seed, rng)
+    bye, pairs, bye_note, forced = _pair(points, forbidden, active, rng, exact)
 
     pairs.sort(key=lambda pair: (-points[pair[0]], -points[pair[1]], pair[0]))
     explanations = _explain(pairs, bye, points, played, active, forced, avoided)
@@ -343,8 +345,10 @@ def pair(
     bye_id = None if bye is None else active[bye].id
     proof = None
     if certificate:
-        state = state_document(checked, round_number, seed)
-        proof = certify.certificate(state, pairings, bye_id, forced, seed)
+        proof = exact.proofs.get(bye)
+        if proof is None:
+            state = state_document(checked, round_number, seed)
+            proof = certify.certificate(state, pairings, bye_id, forced, seed)
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return Pairing(
         pairings=pairings,
@@ -461,13 +465,44 @@ def _avoided(active: list[SwissPlayer], position: dict[PlayerId, int]) -> dict[i
     return avoided
 
 
+class _ExactSearch:
+    """The search over score groups that also proves its answer (:mod:`pairing.certify`),
+    for fields the decomposition cannot split (few players per score); its proofs are
+    kept by bye, so a certificate asked for costs nothing more."""
+
+    def __init__(
+        self, players: Sequence[SwissPlayer], round_number: int, seed: int, rng: random.Random
+    ) -> None:
+        self.players, self.round_number, self.seed, self.rng = players, round_number, seed, rng
+        self.field: verify.Field | None = None
+        self.proofs: dict[int | None, dict[str, Any]] = {}
+
+    def solver_for(self, bye: int | None):
+        """The callable ``pair_without_rematches`` uses for a large segment."""
+        return lambda: self.solve(bye)
+
+    def solve(self, bye: int | None) -> list[tuple[int, int]] | None:
+        if self.field is None:
+            self.field = verify.Field(state_document(self.players, self.round_number, self.seed))
+        try:
+            pairs, proof = certify.solve(self.field, bye, self.rng)
+        except NoPerfectMatching:
+            return None
+        self.proofs[bye] = proof
+        return pairs
+
+
 def _pair(
-    points: list[int], played: list[set[int]], active: list[SwissPlayer], rng: random.Random
+    points: list[int],
+    played: list[set[int]],
+    active: list[SwissPlayer],
+    rng: random.Random,
+    exact: _ExactSearch,
 ) -> tuple[int | None, list[tuple[int, int]], ByeNote | None, bool]:
     """(bye, pairs, why the bye, whether rematches were unavoidable), by active position."""
     n = len(active)
     if n % 2 == 0:
-        pairs = pair_without_rematches(points, played, rng)
+        pairs = pair_without_rematches(points, played, rng, large=exact.solver_for(None))
         if pairs is not None:
             return None, pairs, None, False
         pairs, _ = pair_with_fewest_rematches(points, played, rng, None)
@@ -477,7 +512,7 @@ def _pair(
     candidates = fresh + [v for v in reversed(range(n)) if active[v].had_bye]
     for tried, bye in enumerate(candidates):
         rest = [v for v in range(n) if v != bye]
-        pairs = pair_without_rematches(points, played, rng, rest)
+        pairs = pair_without_rematches(points, played, rng, rest, exact.solver_for(bye))
         if pairs is None:
             continue
         return bye, pairs, _bye_note(active, candidates[:tried], bye, bool(fresh)), False
