@@ -68,11 +68,13 @@ def solve(
     costs = verify.Costs(field, vertices, verify.REMATCH_FREE)
     plan = _Reduction(field, vertices, rng)
     graph = _Candidates(field, plan.kept, costs, rng)
-    graph.add([(a, b) for a, b in hint if a in graph.local and b in graph.local])
+    known = hint or _greedy(field, plan.kept)
+    graph.add([(a, b) for a, b in known if a in graph.local and b in graph.local])
     while True:
         solution = graph.solve()
         document = _document(field, graph.vertices, solution, verify.REMATCH_FREE)
-        pairs = [(graph.vertices[i], graph.vertices[j]) for i, j in enumerate(solution.mate) if i < j]
+        kept = graph.vertices
+        pairs = [(kept[i], kept[j]) for i, j in enumerate(solution.mate) if i < j]
         if plan.removed:
             document = plan.extend(document, graph.vertices, solution)
             pairs.extend(plan.pairs)
@@ -168,6 +170,25 @@ class _Reduction:
         self.pairs = [(a, b) for a, b in self.pairs if a not in back]
         self.kept = sorted(set(self.kept) | back)
         return True
+
+
+def _greedy(field: verify.Field, vertices: list[int]) -> list[tuple[int, int]]:
+    """Pairs taken top down, each player with the next one free to meet them (looking a
+    bounded way ahead): edges that reach past a player's nearby score groups where their
+    history demands it."""
+    taken: set[int] = set()
+    pairs = []
+    for i, v in enumerate(vertices):
+        if v in taken:
+            continue
+        forbidden = field.forbidden[v]
+        ahead = vertices[i + 1 : i + 2 + 2 * len(forbidden) + PARTNERS]
+        for w in ahead:
+            if w not in taken and w not in forbidden:
+                taken.update((v, w))
+                pairs.append((v, w))
+                break
+    return pairs
 
 
 def _leaf_totals(solution) -> tuple[dict[int, int], list[int]]:
@@ -304,7 +325,8 @@ class _Candidates:
         matched = [False] * len(vertices)
         start = []
         for (a, b), cost in self.edges.items():
-            if cost == 0 and not matched[a] and not matched[b] and points[vertices[a]] == points[vertices[b]]:
+            same = points[vertices[a]] == points[vertices[b]]
+            if cost == 0 and same and not matched[a] and not matched[b]:
                 matched[a] = matched[b] = True
                 start.append((a, b))
         return start
