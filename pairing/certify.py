@@ -69,7 +69,7 @@ def solve(
     plan = _Reduction(field, vertices, rng)
     graph = _Candidates(field, plan.kept, costs, rng)
     known = hint or _greedy(field, plan.kept)
-    graph.add([(a, b) for a, b in known if a in graph.local and b in graph.local])
+    graph.add([(a, b) for a, b in known if a in graph.local and b in graph.local], start=True)
     while True:
         solution = graph.solve()
         document = _document(field, graph.vertices, solution, verify.REMATCH_FREE)
@@ -173,21 +173,36 @@ class _Reduction:
 
 
 def _greedy(field: verify.Field, vertices: list[int]) -> list[tuple[int, int]]:
-    """Pairs taken top down, each player with the next one free to meet them (looking a
-    bounded way ahead): edges that reach past a player's nearby score groups where their
-    history demands it."""
-    taken: set[int] = set()
-    pairs = []
+    """Pairs taken top down, each player with the next one still free to meet them, and
+    for any player left over, their nearest allowed players either way: edges that reach
+    past a player's nearby score groups where their history demands it."""
+    after = list(range(1, len(vertices) + 1))  # the next free position (a linked list)
+    taken = [False] * len(vertices)
+    pairs, left = [], []
     for i, v in enumerate(vertices):
-        if v in taken:
+        if taken[i]:
             continue
         forbidden = field.forbidden[v]
-        ahead = vertices[i + 1 : i + 2 + 2 * len(forbidden) + PARTNERS]
-        for w in ahead:
-            if w not in taken and w not in forbidden:
-                taken.update((v, w))
-                pairs.append((v, w))
-                break
+        previous, j = i, after[i]
+        while j < len(vertices) and (taken[j] or vertices[j] in forbidden):
+            if taken[j]:
+                after[previous] = after[j]  # skip taken positions next time
+            else:
+                previous = j
+            j = after[j]
+        if j < len(vertices):
+            taken[i] = taken[j] = True
+            pairs.append((v, vertices[j]))
+        else:
+            left.append(i)
+    for i in left:
+        forbidden, found = field.forbidden[vertices[i]], 0
+        for j in sorted(range(len(vertices)), key=lambda j: abs(j - i)):
+            if j != i and vertices[j] not in forbidden:
+                pairs.append((vertices[i], vertices[j]))
+                found += 1
+                if found >= PARTNERS:
+                    break
     return pairs
 
 
@@ -245,10 +260,14 @@ class _Candidates:
         self.field, self.costs, self.vertices, self.rng = field, costs, vertices, rng
         self.local = {v: i for i, v in enumerate(vertices)}
         self.edges: dict[tuple[int, int], int] = {}
+        self.preferred: list[tuple[int, int]] = []
         self._nearby()
         if previous is not None:
+            before = previous.vertices
             for a, b in previous.edges:
-                self._edge(previous.vertices[a], previous.vertices[b])
+                self._edge(before[a], before[b])
+            local = self.local
+            self.preferred = [(local[before[a]], local[before[b]]) for a, b in previous.preferred]
 
     def _edge(self, a: int, b: int) -> None:
         if a > b:
@@ -285,9 +304,13 @@ class _Candidates:
                             if taken >= PARTNERS:
                                 break
 
-    def add(self, pairs: list[tuple[int, int]]) -> None:
+    def add(self, pairs: list[tuple[int, int]], start: bool = False) -> None:
+        """Join these pairs to the graph; with ``start``, their pairs within a score group
+        also open the search (a known pairing leaves only its pair-downs to find)."""
         for a, b in pairs:
             self._edge(a, b)
+            if start and self.field.points[a] == self.field.points[b]:
+                self.preferred.append((self.local[a], self.local[b]))
 
     def solve(self) -> Solution:
         """The cheapest perfect matching of the graph; where the sparse graph has none,
@@ -324,6 +347,10 @@ class _Candidates:
         points, vertices = self.field.points, self.vertices
         matched = [False] * len(vertices)
         start = []
+        for a, b in self.preferred:
+            if not matched[a] and not matched[b]:
+                matched[a] = matched[b] = True
+                start.append((a, b))
         for (a, b), cost in self.edges.items():
             same = points[vertices[a]] == points[vertices[b]]
             if cost == 0 and same and not matched[a] and not matched[b]:
