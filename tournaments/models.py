@@ -506,6 +506,9 @@ class Round(models.Model):
     seed = models.BigIntegerField(default=0)
     pairing_stats = models.JSONField(default=dict, blank=True)
     bye_reason = models.TextField(blank=True)
+    # The engine's input and output with its proof of optimality, as published on the
+    # round's audit page (tournaments.rounds.audit); {} for top cuts and older rounds.
+    audit = models.JSONField(default=dict, blank=True)
     paired_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)

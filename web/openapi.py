@@ -225,6 +225,34 @@ COMPONENTS: dict[str, Schema] = {
         bye_reason=STR,
         matches=array(ref("Match")),
     ),
+    "RoundAudit": obj(
+        ["state", "pairing", "verdict", "awarded_byes", "tables_changed"],
+        state={
+            **ANY_OBJECT,
+            "description": "The engine's input: `round`, `seed`, `players` (each `id`, "
+            "`points`, `opponents`, `had_bye`, `dropped`, and `avoid` when set).",
+        },
+        pairing={
+            **ANY_OBJECT,
+            "description": "The engine's output: `pairings` (pairs of ids), `bye`, `seed`, "
+            "`certificate` (the proof `pairing/verify.py` checks).",
+        },
+        verdict=obj(
+            ["ok"],
+            ok=BOOL,
+            proven={
+                **ANY_OBJECT,
+                "description": "When `ok`: `cost`, `pairs`, `pair_downs`, `rematches`, "
+                "`bye`, `players`, `regime`.",
+            },
+            message={**STR, "description": "When not `ok`: what failed."},
+        ),
+        awarded_byes={**array(STR), "description": "Players with an awarded bye (not paired)."},
+        tables_changed={
+            **BOOL,
+            "description": "The round's tables are no longer the engine's pairing (a swap).",
+        },
+    ),
     "TopCutFinished": obj(["finished"], finished={"const": True}),
     "StandingsRow": obj(
         ["rank", "player", "name", "match_points", "record"],

@@ -1,8 +1,8 @@
 """axe-core on the event day's pages (issue 30's list: login, event, pairings, standings,
 dashboard, the hall's two screens, judge console, judge table, My match before and after a
 report, decklist editor, print page, series, penalty form; the event form, where the
-zone, the dates and self check-in are set; and the match slips' HTML as printed): no
-serious or critical violation.
+zone, the dates and self check-in are set; a round's audit page (issue 34); and the match
+slips' HTML as printed): no serious or critical violation.
 
 One event, mid-way: round 1 played, round 2 started, decklists in, a penalty given. Each
 page is opened as the person who uses it (the phone's pages at 390 x 844, the hall at
@@ -128,12 +128,13 @@ def walk(make_world, organiser):
         ("series", None, DESKTOP, f"/series/{series.pk}/"),
         ("penalty form", world.judge, PHONE, f"{e}/penalties/new/?match={first.pk}"),
         ("event form", world.organiser, PHONE, f"{e}/edit/"),  # zones, dates, check-in
+        ("round audit", None, PHONE, f"{e}/rounds/2/audit/"),  # issue 34: check a pairing
     ]
 
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
     event_of_walk, walk = walk
-    assert len(walk) == 17  # the hall and My match twice each; the slips are the 18th
+    assert len(walk) == 18  # the hall and My match twice each; the slips are the 19th
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:

@@ -232,6 +232,11 @@ TABLE: dict[str, list[Case]] = {
         post(E("login", "302", "403", "403"), changes=frozenset({"player"})),
     ],
     "tournaments:pairings": [get(ALL_200)],
+    # A Swiss round's audit (issue 34): public as the pairings are; the checker is anyone's.
+    "tournaments:round_audit": [get(ALL_200)],
+    "tournaments:round_audit_state": [get(ALL_200)],
+    "tournaments:round_audit_pairing": [get(ALL_200)],
+    "tournaments:pairing_checker": [get(ALL_200)],
     "tournaments:standings": [
         get(ALL_200),
         get(ALL_200, query={"view": "swiss", "after": "1", "q": "pat"}),
@@ -318,6 +323,7 @@ TABLE: dict[str, list[Case]] = {
     ],
     "tournaments:api_rounds": [get(ALL_200), post(API_ORGANISER_WRITE)],
     "tournaments:api_round": [get(ALL_200)],
+    "tournaments:api_round_audit": [get(ALL_200)],
     "tournaments:api_round_action": [get(ALL_405), post(API_ORGANISER_WRITE)],
     "tournaments:api_top_cut": [get(ALL_405), post(API_ORGANISER_WRITE)],
     "tournaments:api_registrations": [

@@ -23,7 +23,7 @@ from tournaments.record.history import EventHistory, round_winners
 from tournaments.record.match_games import MatchGames
 from tournaments.record.rounds import latest_round, swiss_round_count
 from tournaments.record.standings import results_changed
-from tournaments.rounds import decklist_gate
+from tournaments.rounds import audit, decklist_gate
 from tournaments.rounds import notes as pairing_notes
 from web.errors import ServiceError
 from web.inputs import limited
@@ -192,7 +192,7 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
     awarded = [r for r in registrations.values() if has_awarded_bye(r, round_.number)]
     skipped = {r.public_id for r in awarded}
     players = [p for p in history.swiss_players(round_.number) if p.id not in skipped]
-    result = swiss.pair(players, round_.number, round_.seed)
+    result = swiss.pair(players, round_.number, round_.seed, certificate=True)
     name = pairing_notes.namer(registrations, round_.event.registrations.select_related("user"))
     explanations = {
         item.pair: pairing_notes.pair_note_text(item.notes, item.pair, name)
@@ -237,7 +237,8 @@ def _pair_into(round_: Round, history: EventHistory) -> None:
         {**result.stats, "awarded_byes": len(awarded)} if awarded else result.stats
     )
     round_.bye_reason = pairing_notes.bye_note_text(result.bye_note, name)
-    round_.save(update_fields=["pairing_stats", "bye_reason"])
+    round_.audit = audit.build(players, round_, result, sorted(skipped))
+    round_.save(update_fields=["pairing_stats", "bye_reason", "audit"])
     results_changed(round_.event_id)  # a bye is a win, and a new round a loss for latecomers
 
 

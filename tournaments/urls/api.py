@@ -8,6 +8,7 @@ from tournaments.api import events as api
 from tournaments.api import interchange as interchange_api
 from tournaments.api import organiser as organiser_api
 from tournaments.api import phases as phases_api
+from tournaments.api import round_audit as round_audit_api
 
 urlpatterns = [
     path("api/v1/events/", api.EventList.as_view(), name="api_events"),
@@ -32,6 +33,12 @@ urlpatterns = [
         "api/v1/events/<int:event_id>/rounds/<int:number>/",
         api.RoundDetail.as_view(),
         name="api_round",
+    ),
+    # Before the round actions: "audit" is no action.
+    path(
+        "api/v1/events/<int:event_id>/rounds/<int:number>/audit/",
+        round_audit_api.RoundAuditView.as_view(),
+        name="api_round_audit",
     ),
     path(
         "api/v1/events/<int:event_id>/rounds/<int:number>/<str:action>/",
