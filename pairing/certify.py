@@ -21,7 +21,7 @@ from pairing import verify
 from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matching
 
 PARTNERS = 6  # candidate partners per player in each nearby score group
-DENSE = 12  # a score group this small gets every allowed pair to its nearby groups
+DENSE = 48  # a score group this small gets every allowed pair to its nearby groups
 WIDEN = 512  # uncovered pairs added to the graph per round of widening
 KEEP = 24  # players of a large score group kept in the search beyond its busiest ones
 
@@ -278,26 +278,38 @@ class _Candidates:
             self.edges[key] = self.costs.group_pair(points[a], points[b])
 
     def _nearby(self) -> None:
-        """A few allowed partners per player in their own score group and the two below."""
+        """A few allowed partners per player in their own score group and the two below,
+        and further down while the groups passed are small (where few players share a
+        score, the cheapest pair-down may skip several)."""
         field, rng = self.field, self.rng
         groups: dict[int, list[int]] = {}
         for v in self.vertices:
             groups.setdefault(field.points[v], []).append(v)
         levels = sorted(groups, reverse=True)
         self.groups, self.levels = groups, levels
+        shuffled = {level: rng.sample(members, len(members)) for level, members in groups.items()}
+        place = {v: i for members in shuffled.values() for i, v in enumerate(members)}
         for g, level in enumerate(levels):
-            for h in range(g, min(g + 3, len(levels))):
-                lower = groups[levels[h]]
+            last, passed = g, 0
+            while last + 1 < len(levels) and (last < g + 2 or passed < DENSE):
+                last += 1
+                passed += len(groups[levels[last]])
+            for h in range(g, last + 1):
+                lower = shuffled[levels[h]]
+                size = len(lower)
                 for v in groups[level]:
                     forbidden = field.forbidden[v]
-                    wanted = PARTNERS + (len(forbidden) if h == g else 0)
-                    if len(lower) <= DENSE:  # a small group: every allowed partner
+                    if size <= DENSE:  # a small group: every allowed partner
                         for w in lower:
                             if w != v and w not in forbidden:
                                 self._edge(v, w)
                         continue
+                    # A run of the shuffled group from a place of v's own: a random
+                    # graph with few draws of the generator.
+                    start = place[v] if h == g else rng.randrange(size)
                     taken = 0
-                    for w in rng.sample(lower, min(len(lower), wanted + 1)):
+                    for step in range(1, min(size, PARTNERS + len(forbidden) + 2)):
+                        w = lower[(start + step) % size]
                         if w != v and w not in forbidden:
                             self._edge(v, w)
                             taken += 1
