@@ -120,9 +120,10 @@ class _Search:
         self._start(start)
 
     def _start(self, start) -> None:
+        wanted = {(a, b) if a < b else (b, a) for a, b in start}
         index = {}
         for k, (a, b, cost) in enumerate(self.edges):
-            if cost == 0:
+            if cost == 0 and ((a, b) if a < b else (b, a)) in wanted:
                 index[(a, b)] = index[(b, a)] = k
         for a, b in start:
             k = index.get((a, b))

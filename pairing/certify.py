@@ -21,31 +21,27 @@ from pairing import verify
 from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matching
 
 PARTNERS = 6  # candidate partners per player in each nearby score group
-DENSE = 48  # a score group this small gets every allowed pair to its nearby groups
+DENSE = 12  # a score group this small gets every allowed pair to its nearby groups
 WIDEN = 512  # uncovered pairs added to the graph per round of widening
 KEEP = 24  # players of a large score group kept in the search beyond its busiest ones
 
 
 def certificate(
-    state: dict[str, Any],
-    pairings: Sequence[Sequence[Any]],
-    bye: Any,
+    field: verify.Field,
+    pairs: Sequence[tuple[int, int]],
+    bye: int | None,
     forced: bool,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """The certificate of a pairing the engine produced for ``state`` (contract shape).
+    """The certificate of a pairing the engine produced (positions in ``field``).
 
     Any optimal pairing's certificate proves every optimal pairing (duality), so the one
-    found here for the engine's own bye proves ``pairings`` too; ``pairing.verify``
-    checks that against them.
+    found here for the engine's own bye proves ``pairs`` too; ``pairing.verify`` checks
+    that against them.
     """
-    field = verify.Field(state)
-    bye_v = None if bye is None else field.index[bye]
     if forced:
-        pairs = [(field.index[a], field.index[b]) for a, b in pairings]
-        return _fewest_rematches(field, pairs, bye_v)
-    hint = [(field.index[a], field.index[b]) for a, b in pairings]
-    return solve(field, bye_v, random.Random(seed), hint)[1]
+        return _fewest_rematches(field, list(pairs), bye)
+    return solve(field, bye, random.Random(seed), pairs)[1]
 
 
 def solve(

@@ -55,7 +55,7 @@ import random
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
@@ -328,7 +328,7 @@ def pair(
         for v, kept in avoided.items():
             forbidden[v] = played[v] | kept
 
-    exact = _ExactSearch(checked, round_number, seed, rng)
+    exact = _ExactSearch(lambda: _field(checked, active, points, scale, played, avoided), rng)
     bye, pairs, bye_note, forced = _pair(points, forbidden, active, rng, exact)
 
     pairs.sort(key=lambda pair: (-points[pair[0]], -points[pair[1]], pair[0]))
@@ -347,8 +347,7 @@ def pair(
     if certificate:
         proof = exact.proofs.get(bye)
         if proof is None:
-            state = state_document(checked, round_number, seed)
-            proof = certify.certificate(state, pairings, bye_id, forced, seed)
+            proof = certify.certificate(exact.field(), pairs, bye, forced, seed)
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return Pairing(
         pairings=pairings,
@@ -470,26 +469,49 @@ class _ExactSearch:
     for fields the decomposition cannot split (few players per score); its proofs are
     kept by bye, so a certificate asked for costs nothing more."""
 
-    def __init__(
-        self, players: Sequence[SwissPlayer], round_number: int, seed: int, rng: random.Random
-    ) -> None:
-        self.players, self.round_number, self.seed, self.rng = players, round_number, seed, rng
-        self.field: verify.Field | None = None
+    def __init__(self, make_field: Callable[[], verify.Field], rng: random.Random) -> None:
+        self.make_field, self.rng = make_field, rng
+        self._field: verify.Field | None = None
         self.proofs: dict[int | None, dict[str, Any]] = {}
+
+    def field(self) -> verify.Field:
+        if self._field is None:
+            self._field = self.make_field()
+        return self._field
 
     def solver_for(self, bye: int | None):
         """The callable ``pair_without_rematches`` uses for a large segment."""
         return lambda: self.solve(bye)
 
     def solve(self, bye: int | None) -> list[tuple[int, int]] | None:
-        if self.field is None:
-            self.field = verify.Field(state_document(self.players, self.round_number, self.seed))
         try:
-            pairs, proof = certify.solve(self.field, bye, self.rng)
+            pairs, proof = certify.solve(self.field(), bye, self.rng)
         except NoPerfectMatching:
             return None
         self.proofs[bye] = proof
         return pairs
+
+
+def _field(
+    players: Sequence[SwissPlayer],
+    active: list[SwissPlayer],
+    points: list[int],
+    scale: int,
+    played: list[set[int]],
+    avoided: dict[int, set[int]] | None,
+) -> verify.Field:
+    """The checker's view of this round, from what the engine has already read (the same
+    values the checker reads from :func:`state_document`, in the same rank order)."""
+    kept_apart = [avoided.get(v, set()) for v in range(len(active))] if avoided else None
+    return verify.Field.of(
+        ids=[p.id for p in active],
+        points=points,
+        scale=scale,
+        had_bye=[p.had_bye for p in active],
+        met=played,
+        kept_apart=kept_apart or [set() for _ in active],
+        dropped={p.id for p in players if p.dropped},
+    )
 
 
 def _pair(

@@ -69,6 +69,27 @@ class Field:
         self.kept_apart = self._symmetric("avoid")
         self.forbidden = [m | k for m, k in zip(self.met, self.kept_apart, strict=True)]
 
+    @classmethod
+    def of(
+        cls,
+        ids: list,
+        points: list[int],
+        scale: int,
+        had_bye: list[bool],
+        met: list[set[int]],
+        kept_apart: list[set[int]],
+        dropped: set,
+    ) -> Field:
+        """A field from values already read in rank order (the engine has them): the same
+        as reading the state, without reading it twice."""
+        field = cls.__new__(cls)
+        field.ids, field.points, field.scale, field.had_bye = ids, points, scale, had_bye
+        field.index = {pid: v for v, pid in enumerate(ids)}
+        field.dropped, field.met, field.kept_apart = dropped, met, kept_apart
+        field.forbidden = [m | k if k else m for m, k in zip(met, kept_apart, strict=True)]
+        field.players = []
+        return field
+
     def _symmetric(self, key: str) -> list[set[int]]:
         index, out = self.index, [set() for _ in self.ids]
         for v, player in enumerate(self.players):
