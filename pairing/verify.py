@@ -106,10 +106,15 @@ class Field:
 
 
 def _key(pid, where: str):
-    """``pid`` as a dict key: a list or an object names no player (and is not hashable)."""
-    if isinstance(pid, list | dict):
+    """``pid`` checked as a player id: a string or an integer, as the engine's contract
+    says (``true`` is not the player 1, nor ``1.0``, nor a list or an object)."""
+    if not _is_id(pid):
         raise Refused(f"{where} names {json.dumps(pid)}, which is not a player id")
     return pid
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _iterable(value, where: str):
@@ -150,7 +155,7 @@ def read_pairing(field: Field, pairing: dict) -> tuple[list[tuple[int, int]], in
     def place(pid, where: str) -> int:
         if _key(pid, where) in field.dropped:
             raise Refused(f"{json.dumps(pid)} has dropped but is {where}")
-        v = field.index.get(pid) if isinstance(pid, str | int) else None
+        v = field.index.get(pid)
         if v is None:
             raise Refused(f"{json.dumps(pid)} is {where} but is not a player of this round")
         if v in seen:
@@ -334,7 +339,7 @@ class Certificate:
     def _vertex(self, field: Field, pid, inside: set[int], with_bye: bool, where: str) -> int:
         if pid is None and with_bye:
             return -1
-        v = field.index.get(pid) if isinstance(pid, str | int) else None
+        v = field.index.get(_key(pid, where))
         if v is None or v not in inside:
             raise Refused(f"{where} names {json.dumps(pid)}, who is not paired this round")
         return v

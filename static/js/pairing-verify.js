@@ -75,11 +75,6 @@
     return typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x));
   }
 
-  /* isinstance(x, str | int): bools are ints in Python. */
-  function isIdType(x) {
-    return typeof x === "string" || typeof x === "boolean" || isInt(x);
-  }
-
   function keysOf(obj) {
     return obj[KEYS] || Object.keys(obj);
   }
@@ -92,18 +87,12 @@
     throw new Refused(`${where} must be a list, got ${dumps(value)}`);
   }
 
-  /* A player id as a Map key, equal where Python's dict keys are equal: 1 == 1.0 == True,
-     but 1 != "1". A list or an object is not hashable (Python raises TypeError). */
+  /* A player id as a Map key: a string or an integer, as the engine's contract says
+     (true is not the player 1, nor 1.0, nor null, a list or an object); 1 != "1". */
   function idKey(x, where) {
-    if (x instanceof PyFloat) return "n" + BigInt(x.value).toString();
     if (typeof x === "string") return "s" + x;
-    if (typeof x === "boolean") return x ? "n1" : "n0";
     if (typeof x === "bigint") return "n" + x.toString();
-    if (typeof x === "number") {
-      if (Number.isInteger(x)) return "n" + BigInt(x).toString();
-      return "f" + String(x);
-    }
-    if (x === null || x === undefined) return "null";
+    if (typeof x === "number" && Number.isInteger(x)) return "n" + BigInt(x).toString();
     throw new Refused(`${where} names ${dumps(x)}, which is not a player id`);
   }
 
@@ -443,7 +432,7 @@
       if (field.dropped.has(idKey(pid, where))) {
         throw new Refused(`${dumps(pid)} has dropped but is ${where}`);
       }
-      const v = isIdType(pid) ? field.lookup(pid, where) : undefined;
+      const v = field.lookup(pid, where);
       if (v === undefined) {
         throw new Refused(`${dumps(pid)} is ${where} but is not a player of this round`);
       }
@@ -641,7 +630,7 @@
 
     vertex(field, pid, inside, withBye, where) {
       if (pid === null && withBye) return -1;
-      const v = isIdType(pid) ? field.lookup(pid, where) : undefined;
+      const v = field.lookup(pid, where);
       if (v === undefined || !inside.has(v)) {
         throw new Refused(`${where} names ${dumps(pid)}, who is not paired this round`);
       }

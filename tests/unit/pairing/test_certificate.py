@@ -377,3 +377,13 @@ def test_the_engine_and_the_checker_from_the_command_line(tmp_path):
         cwd=alone,
     )
     assert unreadable.returncode == 2 and "cannot read" in unreadable.stderr
+
+
+def test_an_id_that_is_not_a_string_or_an_integer_is_refused():
+    """``true`` is not the player 1 (Python's dicts would say it is), nor is ``1.0``."""
+    state = list(simulate(20, 3, 4, int_ids=True))[-1]
+    out = pair_state(state, certificate=True)
+    for fake in (True, 1.0, None):
+        bad = copy.deepcopy(out)
+        bad["pairings"][0][0] = fake
+        assert "which is not a player id" in _refused(state, bad)
