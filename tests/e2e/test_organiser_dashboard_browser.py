@@ -1,6 +1,7 @@
 """An organiser runs a 3-round, 8-player event from the dashboard in a real browser."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import press_and_wait
@@ -42,8 +43,10 @@ def test_organiser_runs_three_rounds_and_reads_the_standings(
         assert page.locator(".flash-success").first.inner_text() == f"Done: Close round {number}."
     click_next_step(page, "Finish the event")
     page.get_by_role("link", name="Standings").first.click()
+    # The click only starts the navigation: read the table once the new page is there.
+    expect(page.locator("h1")).to_have_text("Final placings")  # no top cut: the Swiss order
     first = page.locator("table.standings tbody tr").first
+    first.wait_for()
     cells = first.locator("td").all_inner_texts()
-    assert page.locator("h1").inner_text() == "Final placings"  # no top cut: the Swiss order
     assert cells[0] == "1st" and cells[-2:] == ["9", "3-0-0"]
     assert page.locator("table.standings tbody tr").count() == 8
