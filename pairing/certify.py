@@ -1,10 +1,10 @@
 """The proof that goes with a Swiss pairing: dual values anyone can check (no Django).
 
-:func:`certificate` takes the round's input and the engine's pairing and returns the
-``certificate`` document that ``pairing.verify`` checks (its format is in
-docs/pairing-certificate.md). The proof is found on a sparse *candidate* graph (each
-player's own score group and the two below, a few partners each, plus the pairing's own
-pairs): :mod:`pairing.blossom` gives the cheapest matching there with its dual values,
+:func:`certificate` takes the round (as the checker reads it) and the engine's pairing
+and returns the ``certificate`` document that ``pairing.verify`` checks (its format is in
+docs/pairing-certificate.md); :func:`solve` pairs a round and proves it in one go. The
+proof is found on a sparse *candidate* graph (each player's own score group and the two
+below, further where groups are small, a few partners each, plus a known pairing): :mod:`pairing.blossom` gives the cheapest matching there with its dual values,
 and the checker's own test (:func:`pairing.verify.violations`) looks for any pair of
 the whole field those values do not cover. Such pairs join the graph and the search
 runs again, so what comes out holds on every allowed pair, checked by the same code a
@@ -23,7 +23,7 @@ from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matchi
 PARTNERS = 6  # candidate partners per player in each nearby score group
 DENSE = 12  # a score group this small gets every allowed pair to its nearby groups
 WIDEN = 512  # uncovered pairs added to the graph per round of widening
-KEEP = 24  # players of a large score group kept in the search beyond its busiest ones
+KEEP = 24  # a large score group keeps 2 * KEEP players in the search, plus its history
 
 
 def certificate(
@@ -52,10 +52,11 @@ def solve(
 ) -> tuple[list[tuple[int, int]], dict[str, Any]]:
     """An optimal rematch-free pairing of the field without ``bye`` and its certificate.
 
-    Large score groups are mostly left out of the search: all but their busiest players
-    and a few others are paired among themselves, and given the dual values of a kept
-    player in the same position, which costs nothing and is exact whenever the check
-    passes; a player the check finds uncovered joins the search. ``hint`` (a pairing
+    Large score groups are mostly left out of the search: beyond a random ``2 * (most
+    opponents any of them has met) + 2 * KEEP`` of their players, they are paired among
+    themselves and given the dual values of a kept player in the same position, which
+    costs nothing and is exact whenever the check passes; a player the check finds
+    uncovered joins the search. ``hint`` (a pairing
     known to exist, such as the engine's) joins the graph where both players are in the
     search, so the sparse graph is never short of a perfect matching. Raises
     :class:`pairing.blossom.NoPerfectMatching` when no such pairing exists.
