@@ -2,13 +2,14 @@
 
 :func:`certificate` takes the round (as the checker reads it) and the engine's pairing
 and returns the ``certificate`` document that ``pairing.verify`` checks (its format is in
-docs/pairing-certificate.md); :func:`solve` pairs a round and proves it in one go. The
-proof is found on a sparse *candidate* graph (each player's own score group and the two
-below, further where groups are small, a few partners each, plus a known pairing): :mod:`pairing.blossom` gives the cheapest matching there with its dual values,
-and the checker's own test (:func:`pairing.verify.violations`) looks for any pair of
-the whole field those values do not cover. Such pairs join the graph and the search
-runs again, so what comes out holds on every allowed pair, checked by the same code a
-player runs.
+docs/pairing-certificate.md); :func:`solve` pairs a round and proves it in one go.
+
+The proof is found on a sparse *candidate* graph (each player's own score group and the
+two below, further where groups are small, a few partners each, plus a known pairing):
+:mod:`pairing.blossom` gives the cheapest matching there with its dual values, and the
+checker's own test (:func:`pairing.verify.violations`) looks for any pair of the whole
+field those values do not cover. Such pairs join the graph and the search runs again, so
+what comes out holds on every allowed pair, checked by the same code a player runs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from pairing import verify
 from pairing.blossom import NoPerfectMatching, Solution, min_cost_perfect_matching
+from pairing.solver import pair_neighbours
 
 PARTNERS = 6  # candidate partners per player in each nearby score group
 DENSE = 12  # a score group this small gets every allowed pair to its nearby groups
@@ -109,7 +111,7 @@ class _Reduction:
             rng.shuffle(order)
             if (len(order) - keep) % 2:
                 keep += 1
-            out = _pair_among(order[keep:], field.forbidden, rng)
+            out = pair_neighbours(order[keep:], field.forbidden, rng)
             if out is None:
                 kept.extend(members)
                 continue
@@ -216,31 +218,6 @@ def _leaf_totals(solution) -> tuple[dict[int, int], list[int]]:
             leaf_of[v] = i
         stack.extend((j, total[i]) for j in blossom.blossoms)
     return leaf_of, total
-
-
-def _pair_among(members: list[int], forbidden, rng: random.Random):
-    """A rematch-free pairing of ``members`` (even), or None if mending fails."""
-    pairs = [[members[i], members[i + 1]] for i in range(0, len(members), 2)]
-    count = len(pairs)
-    for i in range(count):
-        a, b = pairs[i]
-        if b not in forbidden[a]:
-            continue
-        start = rng.randrange(count)
-        for step in range(count):
-            j = (start + step) % count
-            if j == i:
-                continue
-            c, d = pairs[j]
-            if c not in forbidden[a] and d not in forbidden[b]:
-                pairs[i], pairs[j] = [a, c], [b, d]
-                break
-            if d not in forbidden[a] and c not in forbidden[b]:
-                pairs[i], pairs[j] = [a, d], [b, c]
-                break
-        else:
-            return None
-    return [(a, b) for a, b in pairs]
 
 
 class _Candidates:

@@ -140,12 +140,26 @@ def pair_freely(
 ) -> list[tuple[int, int]]:
     """A random rematch-free pairing of an even group with at least ``2r + 2`` members.
 
-    Shuffle and pair neighbours, then mend each rematch (a, b) by swapping partners
-    with another pair (c, d): a and b have met at most ``2r - 2`` others between
-    them and a pair is only blocked for both swaps by two of those, so with ``r``
-    other pairs one always works, and every swap removes at least one rematch.
+    Shuffle, then :func:`pair_neighbours`; with that many members the mending always
+    succeeds (see there).
     """
     rng.shuffle(members)
+    pairs = pair_neighbours(members, played, rng)
+    if pairs is None:  # pragma: no cover - excluded by the size argument
+        raise RuntimeError("score group too small to pair without rematches")
+    return pairs
+
+
+def pair_neighbours(
+    members: list[int], played: Sequence[set[int]], rng: random.Random
+) -> list[tuple[int, int]] | None:
+    """Pair neighbours in the given order, then mend each rematch by swapping partners.
+
+    A rematch (a, b) is mended with another pair (c, d): a and b have met at most
+    ``2r - 2`` others between them and a pair is only blocked for both swaps by two of
+    those, so with ``r`` other pairs one always works, and every swap removes at least
+    one rematch. None if some rematch cannot be mended (a smaller group).
+    """
     pairs = [[members[i], members[i + 1]] for i in range(0, len(members), 2)]
     count = len(pairs)
     for i in range(count):
@@ -164,8 +178,8 @@ def pair_freely(
             if d not in played[a] and c not in played[b]:
                 pairs[i], pairs[j] = [a, d], [b, c]
                 break
-        else:  # pragma: no cover - excluded by the size argument above
-            raise RuntimeError("score group too small to pair without rematches")
+        else:
+            return None
     return [(a, b) for a, b in pairs]
 
 
