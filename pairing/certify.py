@@ -390,6 +390,10 @@ def _bye_barriers(field: verify.Field, bye: int) -> list[list[Any]]:
         if v == bye:
             break
         rest = [w for w in range(len(field.ids)) if w != v]
+        sizes = verify.component_sizes(rest, field.forbidden)
+        if any(size % 2 for size in sizes):  # the usual case: someone left alone
+            out.append([field.ids[v], []])
+            continue
         local = {w: i for i, w in enumerate(rest)}
         edges = [
             (local[a], local[b], 0)

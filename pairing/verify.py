@@ -192,7 +192,7 @@ def check_barrier(field: Field, left_out: int, barrier: list[int]) -> None:
     rest cannot be paired without a rematch."""
     removed = set(barrier) | {left_out}
     rest = [v for v in range(len(field.ids)) if v not in removed]
-    odd = sum(1 for size in _component_sizes(rest, field.forbidden) if size % 2)
+    odd = sum(1 for size in component_sizes(rest, field.forbidden) if size % 2)
     if odd <= len(barrier):
         raise Refused(
             f"the bye passes over {field.show(left_out)}, but the barrier given leaves "
@@ -200,7 +200,7 @@ def check_barrier(field: Field, left_out: int, barrier: list[int]) -> None:
         )
 
 
-def _component_sizes(vertices: list[int], forbidden: list[set[int]]) -> list[int]:
+def component_sizes(vertices: list[int], forbidden: list[set[int]]) -> list[int]:
     """Connected components of the graph where every pair is joined unless forbidden
     (the complement of a sparse graph), in time linear in the vertices and forbidden pairs."""
     unvisited = set(vertices)
