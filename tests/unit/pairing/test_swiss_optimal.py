@@ -79,10 +79,14 @@ def _key(value: Any) -> tuple[str, Any]:
 
 
 def check_pairing(state: dict, out: dict) -> None:
-    """Assert every rule of the contract, optimality included, on one engine output; with
-    a certificate, the standard-library checker must prove the same cost."""
-    if "certificate" in out:
-        assert verify(state, out)["cost"] == out["stats"]["cost"]
+    """Assert every rule of the contract, optimality included, on one engine output, and
+    have the standard-library checker prove the same cost (asking the engine for the
+    certificate where the output has none: the pairing must not change with it)."""
+    if "certificate" not in out:
+        proven = pair_state(state, certificate=True)
+        assert (proven["pairings"], proven["bye"]) == (out["pairings"], out["bye"])
+        out = {**out, "certificate": proven["certificate"]}
+    assert verify(state, out)["cost"] == out["stats"]["cost"]
     players = state["players"]
     rank = {}
     for position, p in sorted(enumerate(players), key=lambda item: -item[1]["points"]):
