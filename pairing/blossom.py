@@ -21,9 +21,11 @@ a set ``A`` whose removal leaves more odd components than ``|A|`` (Tutte's condi
 which is the proof of that.
 
 The structure follows the classic formulation (Galil's survey; Van Rantwijk's
-description of it): a stage grows alternating trees from every unmatched vertex over
-edges of zero slack, shrinks odd cycles into blossoms, and changes the dual values by
-the largest step that keeps them feasible until an augmenting path appears.
+description of it), with one alternating tree per stage: a stage grows a tree from one
+unmatched vertex over edges of zero slack, shrinks odd cycles into blossoms, and changes
+the dual values by the largest step that keeps them feasible, until the tree reaches
+another unmatched vertex. Blossoms stay formed between stages; one is only taken apart
+when it is an inner node whose value has fallen to zero.
 """
 
 from __future__ import annotations
@@ -276,7 +278,9 @@ class _Search:
                 best, least = e, s
         self.bestedge[b] = best
 
-    def expand_blossom(self, b: int, endstage: bool) -> None:
+    def expand_blossom(self, b: int) -> None:
+        """Take apart an inner blossom whose value has reached zero, relabelling the part of
+        its cycle the tree still runs through."""
         n, parent, inblossom, label, labelend = (
             self.n,
             self.parent,
@@ -289,12 +293,10 @@ class _Search:
             parent[s] = -1
             if s < n:
                 inblossom[s] = s
-            elif endstage and self.dual[s] == 0:
-                self.expand_blossom(s, endstage)
             else:
                 for leaf in self.leaves(s):
                     inblossom[leaf] = s
-        if not endstage and label[b] == INNER:
+        if label[b] == INNER:
             entry = self.top(endpoint[labelend[b] ^ 1])
             j = childs.index(entry)
             if j & 1:
@@ -465,13 +467,9 @@ class _Search:
                             return True
                         self.assign_label(w, INNER, p ^ 1)
                     elif lw == OUTER:
-                        base = self.scan_blossom(v, w)
-                        if base >= 0:
-                            self.add_blossom(base, k)
-                            bv = top(v)
-                        else:
-                            self.augment(k, -1)
-                            return True
+                        # One tree: two of its outer nodes always close a blossom.
+                        self.add_blossom(self.scan_blossom(v, w), k)
+                        bv = top(v)
                     elif label[w] == FREE:
                         label[w] = INNER
                         self.labelend[w] = p ^ 1
@@ -537,7 +535,7 @@ class _Search:
             self.allowed[edge] = self.stage
             self.queue.append(self.endpoint[2 * edge])
         else:
-            self.expand_blossom(blossom, False)
+            self.expand_blossom(blossom)
         return True
 
     # -- results -------------------------------------------------------------------------
