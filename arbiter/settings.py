@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "tournaments",
     "decks",
     "judging",
+    "precedents",
     "rulebook",
     "printing",
     "series",

@@ -750,6 +750,8 @@ class EventLog(models.Model):
         "merge_accounts": _lazy("moved an entry to the player's other account"),
         "avoid_pair_added": _lazy("kept two players apart in Swiss"),
         "avoid_pair_removed": _lazy("let two players kept apart meet again"),
+        "precedent": _lazy("kept a ruling as a precedent"),
+        "precedent_appeal": _lazy("recorded the appeal of a precedent"),
     }
 
     def __str__(self) -> str:

@@ -22,6 +22,7 @@ APPS = (
     "tournaments",
     "decks",
     "judging",
+    "precedents",
     "rulebook",
     "printing",
     "series",
@@ -34,8 +35,9 @@ FORBIDDEN = {
     "pairing": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
     "rules_engine": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
     "web": APPS,
-    "judging": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
+    "judging": ("tournaments.api", "tournaments.pages", "tournaments.urls", "precedents"),
     "decks": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
+    "precedents": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
     "tournaments": tuple(app for app in APPS if app != "tournaments"),
 }
 

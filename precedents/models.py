@@ -1,0 +1,69 @@
+"""A ruling kept as a precedent: the engine's question and answer with their context,
+players' names removed, and the judge's decision on it (issue 35)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _lazy
+
+from judging.models import JudgeCall
+from tournaments.models import Event
+
+
+class Precedent(models.Model):
+    """One ruling as later judges read it. It outlives its call and event (both links are
+    kept only while they exist); ``uid`` names it across sites for export and import."""
+
+    class Status(models.TextChoices):
+        FOLLOW = "follow", _lazy("Precedent: rule the same way")
+        AVOID = "avoid", _lazy("Not to be followed")
+
+    class Decision(models.TextChoices):
+        UPHELD = "upheld", _lazy("The judge upheld the engine's ruling")
+        OVERTURNED = "overturned", _lazy("The judge overturned the engine's ruling")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _lazy("Everyone (the game's rules page)")
+        JUDGES = "judges", _lazy("Judges of any event on this site")
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    call = models.OneToOneField(
+        JudgeCall, null=True, blank=True, on_delete=models.SET_NULL, related_name="precedent"
+    )
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="precedents"
+    )
+    event_name = models.CharField(max_length=200, blank=True)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    ruled_on = models.DateField()
+    ruled_by = models.CharField(max_length=150, blank=True)
+    game = models.CharField(max_length=20)
+    question = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    answer = models.JSONField(default=dict)
+    asked = models.TextField(blank=True)
+    cards = models.JSONField(default=list)
+    rules = models.JSONField(default=list)
+    decision = models.CharField(max_length=12, choices=Decision.choices)
+    note = models.TextField(blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.FOLLOW)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.JUDGES
+    )
+    appeal = models.TextField(blank=True)
+    appeal_upheld = models.BooleanField(null=True, blank=True)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    marked_at = models.DateTimeField(auto_now=True)
+    origin = models.CharField(max_length=200, blank=True)  # "" here; else the site it came from
+
+    class Meta:
+        ordering = ["-ruled_on", "-pk"]
+        indexes = [models.Index(fields=["game", "question"])]
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.question} ({self.ruled_on})"
