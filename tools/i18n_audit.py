@@ -90,6 +90,7 @@ APPS = (
     "decks",
     "judging",
     "live",
+    "precedents",
     "printing",
     "push",
     "rulebook",
