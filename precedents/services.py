@@ -50,7 +50,11 @@ def mark(
     Marking the same call again updates its precedent: the decision, note, status and
     who may read it change; the ruling itself is the call's, as it was resolved.
     """
-    call = JudgeCall.objects.select_for_update().select_related("event", "round").get(pk=call.pk)
+    call = (
+        JudgeCall.objects.select_for_update(of=("self",))
+        .select_related("event", "round")
+        .get(pk=call.pk)
+    )
     if not may_manage(actor, call.event):
         raise NotAllowed(
             _("Only the event's organisers and its head judge keep rulings as precedents.")
@@ -105,7 +109,11 @@ def mark(
 @transaction.atomic
 def record_appeal(precedent: Precedent, actor, *, upheld: bool, note: str) -> Precedent:
     """Keep an appeal's outcome with the precedent it was about."""
-    precedent = Precedent.objects.select_for_update().select_related("event").get(pk=precedent.pk)
+    precedent = (
+        Precedent.objects.select_for_update(of=("self",))
+        .select_related("event")
+        .get(pk=precedent.pk)
+    )
     if precedent.event is None or not may_manage(actor, precedent.event):
         raise NotAllowed(
             _("Only the organisers and the head judge of the ruling's event record its appeal.")
