@@ -98,8 +98,8 @@ def class_states(name: str, size: int) -> list[tuple[str, dict]]:
     raise ValueError(f"unknown class {name!r}; known: {', '.join(CLASSES)}")
 
 
-def time_in_process(text: str, repeats: int) -> tuple[float, dict]:
-    """Best wall time of main() on StringIO stdin/stdout, and its output."""
+def time_in_process(text: str, repeats: int, args: tuple[str, ...] = ()) -> tuple[float, dict]:
+    """Best wall time of main(args) on StringIO stdin/stdout, and its output."""
     best = float("inf")
     output = ""
     for _ in range(repeats):
@@ -109,7 +109,7 @@ def time_in_process(text: str, repeats: int) -> tuple[float, dict]:
         try:
             with contextlib.redirect_stdout(stdout):
                 started = time.perf_counter()
-                code = swiss.main([])
+                code = swiss.main(list(args))
                 best = min(best, time.perf_counter() - started)
         finally:
             sys.stdin = old_stdin

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import pathlib
 import re
@@ -39,8 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 import rustworkx as rx  # noqa: E402
 
-from benchmarks.swiss import class_states  # noqa: E402
-from pairing import swiss, verify  # noqa: E402
+from benchmarks.swiss import class_states, time_in_process  # noqa: E402
+from pairing import verify  # noqa: E402
 
 CLASSES = ("common", "veteran-100", "long-20", "long-30", "dropped-60")
 CHECKER_TARGETS = {16384: 2.0, 65536: 10.0}
@@ -56,21 +55,7 @@ def state_for(name: str, size: int) -> tuple[str, dict]:
 
 def time_engine(text: str, repeats: int) -> tuple[float, dict]:
     """Best wall time of ``pairing.swiss.main(["--certificate"])`` on StringIO, and its output."""
-    best, output = float("inf"), ""
-    for _ in range(repeats):
-        stdin, stdout = io.StringIO(text), io.StringIO()
-        saved = sys.stdin
-        sys.stdin = stdin
-        try:
-            with contextlib.redirect_stdout(stdout):
-                started = time.perf_counter()
-                code = swiss.main(["--certificate"])
-                best = min(best, time.perf_counter() - started)
-        finally:
-            sys.stdin = saved
-        assert code == 0
-        output = stdout.getvalue()
-    return best, json.loads(output)
+    return time_in_process(text, repeats, ("--certificate",))
 
 
 def run_checker(state_path: str, pairing_path: str, repeats: int) -> tuple[float, str]:

@@ -309,7 +309,8 @@ def pair(
     rng = random.Random(seed)
 
     active = [p for p in checked if not p.dropped]
-    scale, points = _scaled_points([p.points for p in active])
+    # The checker's own scaling: the engine and the checker must read points alike.
+    scale, points = verify.scaled_points([p.points for p in active])
     order = sorted(range(len(active)), key=lambda i: -points[i])  # stable: input order
     active = [active[i] for i in order]
     points = [points[i] for i in order]
@@ -851,20 +852,6 @@ def _check_player(i: int, raw: Any, seen: dict[PlayerId, int], sequence: type) -
         value = raw.get(key, False)
         if not isinstance(value, bool):
             raise SwissInputError(f'{where}: "{key}" must be true or false, got {_show(value)}')
-
-
-def _scaled_points(values: list[int | float]) -> tuple[int, list[int]]:
-    """Points as integers (times a common denominator), so costs are exact."""
-    if all(isinstance(v, int) for v in values):
-        return 1, [int(v) for v in values]
-    exact = [Fraction(v) if isinstance(v, int) else Fraction(repr(v)) for v in values]
-    scale = 1
-    for value in exact:
-        scale = math.lcm(scale, value.denominator)
-        if scale > MAX_DENOMINATOR:
-            scale = MAX_DENOMINATOR
-            break
-    return scale, [round(value * scale) for value in exact]
 
 
 def _is_int(value: Any) -> bool:

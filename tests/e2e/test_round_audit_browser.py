@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE
 from tests.e2e.test_accessibility_axe import blocking_violations
+from tests.tournaments.test_round_audit import crossing_swap
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +45,7 @@ def test_the_in_browser_check_passes_on_a_phone(audit_page):
 def test_the_in_browser_check_refuses_a_tampered_pairing(audit_page):
     world, page, url = audit_page
     stored = world.round.audit
-    pairing = dict(stored["pairing"], pairings=_crossing(stored["state"], stored["pairing"]))
+    pairing = dict(stored["pairing"], pairings=crossing_swap(stored["state"], stored["pairing"]))
     page.route(
         "**/audit/pairing.json",
         lambda route: route.fulfill(body=json.dumps(pairing), content_type="application/json"),
@@ -55,18 +56,3 @@ def test_the_in_browser_check_refuses_a_tampered_pairing(audit_page):
     result = page.locator("#audit-check-result")
     expect(result).to_contain_text("Checked in your browser: refused.")
     expect(result).to_have_class("audit-check-result bad")
-
-
-def _crossing(state: dict, pairing: dict) -> list[list[str]]:
-    """Two tables of the top and bottom points with a player exchanged (no rematch made)."""
-    points = {p["id"]: p["points"] for p in state["players"]}
-    met = {p["id"]: set(p["opponents"]) for p in state["players"]}
-    pairs = [list(p) for p in pairing["pairings"]]
-    top, bottom = max(points.values()), min(points.values())
-    for i, (a, b) in enumerate(pairs):
-        for j, (c, d) in enumerate(pairs):
-            crossing = points[a] == points[b] == top and points[c] == points[d] == bottom
-            if crossing and b not in met[d] and a not in met[c]:
-                pairs[i], pairs[j] = [a, c], [b, d]
-                return pairs
-    raise AssertionError("no crossing exchange in this round")

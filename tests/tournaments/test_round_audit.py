@@ -210,7 +210,7 @@ def test_after_a_swap_the_page_says_the_tables_changed(make_world, client):
 def test_a_stored_pairing_that_fails_the_check_is_shown_refused(second_round, client):
     round_ = second_round.round
     stored = round_.audit
-    stored["pairing"]["pairings"] = _crossing_swap(stored["state"], stored["pairing"])
+    stored["pairing"]["pairings"] = crossing_swap(stored["state"], stored["pairing"])
     Round.objects.filter(pk=round_.pk).update(audit=stored)
     page = client.get(audit_url(round_)).content.decode()
     assert "Checked on the server: refused." in page
@@ -285,7 +285,7 @@ def _run_checker(folder: Path) -> subprocess.CompletedProcess:
     )
 
 
-def _crossing_swap(state: dict, pairing: dict) -> list[list[str]]:
+def crossing_swap(state: dict, pairing: dict) -> list[list[str]]:
     """The pairs with one top-group player and one bottom-group player exchanged between two
     tables where neither new pair is a rematch: two pair-downs the engine would not make."""
     points = {p["id"]: p["points"] for p in state["players"]}
@@ -315,7 +315,7 @@ def test_the_downloaded_checker_proves_the_round_and_refuses_a_tampered_one(
 
     state = json.loads((folder / "state.json").read_text())
     pairing = json.loads((folder / "pairing.json").read_text())
-    pairing["pairings"] = _crossing_swap(state, pairing)
+    pairing["pairings"] = crossing_swap(state, pairing)
     (folder / "pairing.json").write_text(json.dumps(pairing))
     tampered = _run_checker(folder)
     assert tampered.returncode == 1, tampered.stdout + tampered.stderr
