@@ -60,6 +60,12 @@ class Precedent(models.Model):
     )
     marked_at = models.DateTimeField(auto_now=True)
     origin = models.CharField(max_length=200, blank=True)  # "" here; else the site it came from
+    # The text of each cited rule when the ruling was kept: {citation: text}. A rules file
+    # updated since shows as ``review`` {citation: {"old": ..., "new": ...}} until a head
+    # judge has read the ruling against the new text (precedents.review).
+    rule_texts = models.JSONField(default=dict)
+    review = models.JSONField(default=dict, blank=True)
+    needs_review = models.BooleanField(default=False, db_index=True)
 
     class Meta:
         ordering = ["-ruled_on", "-pk"]
@@ -67,3 +73,30 @@ class Precedent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}/{self.question} ({self.ruled_on})"
+
+    @property
+    def stood(self) -> bool:
+        """The engine's ruling stood: the judge upheld it and no appeal overturned that."""
+        return self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+
+
+class Term(models.Model):
+    """A card or rule a precedent is about, in the key a search compares (precedents.index):
+    both databases find precedents by card and rule through one indexed lookup."""
+
+    class Kind(models.TextChoices):
+        CARD = "card", "card"
+        RULE = "rule", "rule"
+
+    precedent = models.ForeignKey(Precedent, on_delete=models.CASCADE, related_name="terms")
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    value = models.CharField(max_length=200)
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "value"])]
+        constraints = [
+            models.UniqueConstraint(fields=["precedent", "kind", "value"], name="one_term_each")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from judging.models import JudgeCall
 from judging.roster import may_manage
-from precedents import extract
+from precedents import extract, index
 from precedents.models import Precedent
 from precedents.signals import precedent_changed
+from rules_engine.reference import rule_text
 from tournaments.models import EventLog, Registration
 from tournaments.signals import send_on_commit
 from web.errors import ServiceError
@@ -91,10 +92,13 @@ def mark(
     precedent.asked = hide.text(call.question)
     precedent.cards = extract.cards_named(call.ruling_payload or {})
     precedent.rules = extract.rules_cited(call.ruling_answer)
+    precedent.rule_texts = rule_texts(precedent.rules)
+    precedent.review, precedent.needs_review = {}, False
     precedent.decision, precedent.status, precedent.visibility = decision, status, visibility
     precedent.note = hide.text(note)
     precedent.marked_by = actor
     precedent.save()
+    index.refresh(precedent)
     EventLog.objects.create(
         event=call.event,
         round_number=precedent.round_number,
@@ -126,6 +130,7 @@ def record_appeal(precedent: Precedent, actor, *, upheld: bool, note: str) -> Pr
     precedent.appeal = extract.Anonymiser(_names_in(precedent.event)).text(note)
     precedent.appeal_upheld = upheld
     precedent.save(update_fields=["appeal", "appeal_upheld", "marked_at"])
+    index.refresh(precedent)
     EventLog.objects.create(
         event=precedent.event,
         round_number=precedent.round_number,
@@ -135,6 +140,11 @@ def record_appeal(precedent: Precedent, actor, *, upheld: bool, note: str) -> Pr
     )
     send_on_commit(precedent_changed, Precedent, precedent_id=precedent.pk, action="appeal")
     return precedent
+
+
+def rule_texts(rules: list[str]) -> dict[str, str]:
+    """Each cited rule's text as the rules file says it now (kept to notice a later edit)."""
+    return {rule: text for rule in rules if (text := rule_text(rule)) is not None}
 
 
 def _check_choice(value: Any, choices, field: str, message: str) -> None:

@@ -2,7 +2,10 @@
 
 ``precedent_changed(precedent_id, action)``: a ruling was marked a precedent, marked
 not to be followed, or had its appeal's outcome recorded (``action``: ``"marked"`` or
-``"appeal"``). Search indexes and, later, exports listen; the service never calls them.
+``"appeal"``), ``"imported"`` (it came in from another site's export) or ``"reviewed"``
+(a head judge read it against a changed rules text). The search index is written in the
+change's own transaction (precedents.index), not by a listener, so a search never sees a
+precedent without it; live notices and webhooks may listen.
 """
 
 from django.dispatch import Signal

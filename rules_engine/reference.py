@@ -228,6 +228,39 @@ def _locate_dataclysm(citation: str) -> tuple[str, str] | None:
     return None
 
 
+def rule_text(citation: str) -> str | None:
+    """What a citation points at, as the rules file says it now: a rule's own line, or a
+    heading with everything under it. None for a citation the texts do not hold.
+
+    Precedents keep this text when a ruling is kept, so a later edit of the rules file shows
+    which rulings rest on a rule that changed.
+    """
+    found = locate(citation)
+    return None if found is None else _text_at(*found)
+
+
+@cache
+def _text_at(game: str, anchor: str) -> str | None:
+    for part in parts(game):
+        for index, block in enumerate(part.blocks):
+            if block.anchor != anchor:
+                continue
+            lines = [block.text]
+            if block.kind == "heading":
+                for below in part.blocks[index + 1 :]:
+                    if below.kind in ("heading", "title") and below.level <= block.level:
+                        break
+                    lines.append(below.text)
+            return "\n".join(lines)
+    return None
+
+
+def reload() -> None:
+    """Read the rules files again (they were edited while this process ran)."""
+    for cached in (parts, anchors, _superjack_headings, _text_at):
+        cached.cache_clear()
+
+
 def search(game: str, query: str, limit: int = 50) -> list[Block]:
     """Blocks whose text holds every word of ``query`` (case-insensitive)."""
     words = [w for w in query.lower().split() if w]

@@ -1,0 +1,130 @@
+"""Finding precedents (issue 35): by a misspelt card name, by a rule number, by question and
+by free text, with the same answers on SQLite's FTS5 (pass 1) and PostgreSQL's text search
+(the services pass); and who may see which precedent."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from judging.calls import open_call, resolve_call
+from precedents import search, services
+from precedents.models import Precedent
+from tests.conftest import make_user
+from tournaments.models import Event, EventRole
+
+pytestmark = pytest.mark.django_db
+
+
+def deck(*cards: tuple[str, int]) -> dict:
+    return {
+        "main": [{"name": name, "count": count} for name, count in cards],
+        "sideboard": [],
+        "cards": {name: {"syndicate": "EMB", "tier": "major"} for name, _ in cards},
+    }
+
+
+@pytest.fixture
+def kept(make_world, organiser, judge):
+    """Three precedents from one event: two deck rulings naming Ember Tithe, a cost one."""
+    event = make_world(4).event
+
+    def keep(question: str, payload: dict, resolution: str, note: str, **marks) -> Precedent:
+        call = open_call(event, judge, question=question, table=1)
+        call = resolve_call(
+            call,
+            judge,
+            resolution=resolution,
+            minutes=2,
+            ruling={"game": "iacta", "question": payload.pop("_q"), "payload": payload},
+        )
+        return services.mark(call, organiser, note=note, **{"decision": "upheld", **marks})
+
+    tithe = keep(
+        "Five Ember Tithe in the main deck?",
+        {"_q": "deck-legality", **deck(("Ember Tithe", 5), ("Glass Warden", 4))},
+        "Game loss for the count.",
+        "Counterfeit sleeves were not the issue; the fifth copy was.",
+        visibility="public",
+    )
+    warden = keep(
+        "Glass Warden in the sideboard",
+        {"_q": "deck-legality", **deck(("Glass Warden", 4), ("Ash Broker", 4))},
+        "Fine.",
+        "Sideboard counts together with the main deck.",
+        decision="overturned",
+    )
+    cost = keep(
+        "Can an odd die pay 4+?",
+        {"_q": "pay-cost", "cost": ["4+", "ODD"], "reserve": [5, 1, 3]},
+        "Yes.",
+        "Reserve dice pay costs in any order.",
+    )
+    return {"tithe": tithe, "warden": warden, "cost": cost, "event": event}
+
+
+def found(user, **params) -> list[int]:
+    query = search.read_query({k: v for k, v in params.items()})
+    return [p.pk for p in search.find(query, user).precedents]
+
+
+def test_a_misspelt_card_a_rule_number_and_free_text_find_the_same_precedent(kept, judge):
+    tithe = kept["tithe"].pk
+    assert found(judge, card="Embr Tith") == [tithe]
+    assert found(judge, card="ember tithe") == [tithe]
+    assert set(found(judge, rule="202.1")) == {tithe, kept["warden"].pk}
+    assert found(judge, q="counterfeit fifth") == [tithe]
+    assert found(judge, q="counterf") == [tithe]  # a word's beginning is enough
+    assert found(judge, card="Embr Tith", rule="202.1", q="fifth copy") == [tithe]
+
+
+def test_rule_sections_questions_and_games_narrow_the_search(kept, judge):
+    assert set(found(judge, rule="202")) == {kept["tithe"].pk, kept["warden"].pk}
+    assert found(judge, rule="Quick-start: Playing Cards") == [kept["cost"].pk]
+    assert found(judge, question="pay-cost") == [kept["cost"].pk]
+    assert found(judge, game="superjack", card="Ember Tithe") == []
+    assert found(judge, q="nothing like this") == []
+
+
+def test_newest_first_or_those_that_stood_first(kept, judge):
+    Precedent.objects.filter(pk=kept["warden"].pk).update(ruled_on="2030-01-01")
+    newest = found(judge, card="Glass Warden")
+    assert newest == [kept["warden"].pk, kept["tithe"].pk]
+    upheld = found(judge, card="Glass Warden", order="upheld")
+    assert upheld == [kept["tithe"].pk, kept["warden"].pk]  # the warden ruling was overturned
+
+
+def test_who_sees_which_precedent(kept, judge, organiser):
+    everyone = AnonymousUser()
+    player = make_user("pia")
+    assert found(everyone, card="Ember Tithe") == [kept["tithe"].pk]  # public
+    assert found(everyone, card="Glass Warden") == [kept["tithe"].pk]  # the other is judges'
+    assert found(player, card="Glass Warden") == [kept["tithe"].pk]
+    other_judge = make_user("otto")
+    elsewhere = Event.objects.create(name="Elsewhere Open", game="iacta")
+    EventRole.objects.create(event=elsewhere, user=other_judge, role=EventRole.Role.JUDGE)
+    assert len(found(other_judge, card="Glass Warden")) == 2
+    Event.objects.filter(pk=kept["event"].pk).update(status=Event.Status.DRAFT)
+    assert found(other_judge, card="Glass Warden") == []  # a draft event's rulings stay in it
+    assert found(everyone, card="Ember Tithe") == []
+    assert len(found(judge, card="Glass Warden")) == 2  # its own judges still see them
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"game": "chess"}, "game"),
+        ({"order": "oldest"}, "order"),
+        ({"q": "x" * 201}, "q"),
+        ({"card": ",".join(f"c{i}" for i in range(7))}, "card"),
+    ],
+)
+def test_a_query_it_cannot_use_is_refused_naming_the_parameter(params, field):
+    with pytest.raises(services.ServiceError) as refused:
+        search.read_query(params)
+    assert refused.value.errors[0]["field"] == field
+
+
+def test_deleting_a_precedent_takes_it_out_of_the_text_index(kept, judge):
+    kept["tithe"].delete()
+    assert found(judge, q="counterfeit") == []
