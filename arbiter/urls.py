@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("rulebook.urls")),
     path("", include("judging.urls")),
+    path("", include("precedents.urls")),
     path("", include("decks.urls")),
     path("", include("printing.urls")),
     path("", include("series.urls")),

@@ -1,0 +1,3 @@
+"""Precedents whose cited rules changed: the head judge of the ruling's event, or site staff."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Judges and organisers of any event (search), an event's organisers and head judge (marking)."""
+
+urlpatterns: list = []
