@@ -119,8 +119,25 @@ def visible_to(user) -> QuerySet[Precedent]:
     return rows.filter(settled | Q(event__in=staff_of))
 
 
-def find(query: Query, user, *, limit: int = PAGE, exclude: int | None = None) -> Found:
+def find(
+    query: Query, user, *, limit: int = PAGE, exclude: int | None = None, fuzzy: bool = True
+) -> Found:
     """Precedents matching every part of ``query``, newest (or most upheld) first."""
+    rows, read_as = matching(query, user, exclude=exclude, fuzzy=fuzzy)
+    found = list(rows[:limit])
+    total = len(found) if len(found) < limit else rows.count()
+    return Found(found, total, read_as)
+
+
+def matching(
+    query: Query, user, *, exclude: int | None = None, fuzzy: bool = True
+) -> tuple[QuerySet[Precedent], dict[str, list[str]]]:
+    """All precedents ``user`` may read that match ``query``, in order, and which card keys
+    each typed card was read as.
+
+    ``fuzzy=False`` takes card names as given: a name read off a ruling is the card itself,
+    and another card spelt alike is a different card.
+    """
     rows = visible_to(user)
     if query.game:
         rows = rows.filter(game=query.game)
@@ -128,37 +145,37 @@ def find(query: Query, user, *, limit: int = PAGE, exclude: int | None = None) -
         rows = rows.filter(question=query.question)
     read_as: dict[str, list[str]] = {}
     for typed in query.cards:
-        keys = card_keys_for(typed, query.game)
+        keys = card_keys_for(typed, query.game) if fuzzy else [card_key(typed)]
         read_as[typed] = keys
-        rows = rows.filter(
-            pk__in=Term.objects.filter(kind=Term.Kind.CARD, value__in=keys).values("precedent")
-        )
+        on_card = Term.objects.filter(kind=Term.Kind.CARD, value__in=keys)
+        rows = rows.filter(pk__in=on_card.values("precedent"))
     for rule in query.rules:
         key = rule_key(rule.removeprefix("rule ").removeprefix("Rule "))
         same = Q(value=key) | Q(value__startswith=f"{key}.") | Q(value__startswith=f"{key}-")
-        rows = rows.filter(
-            pk__in=Term.objects.filter(Q(kind=Term.Kind.RULE) & same).values("precedent")
-        )
+        on_rule = Term.objects.filter(Q(kind=Term.Kind.RULE) & same)
+        rows = rows.filter(pk__in=on_rule.values("precedent"))
     text = fulltext.matching(query.text)
     if text is not None:
         sql, params = text
         rows = rows.extra(where=[f"precedents_precedent.id IN ({sql})"], params=params)
     if exclude is not None:
         rows = rows.exclude(pk=exclude)
-    rows = _ordered(rows, query.order)
-    found = list(rows[:limit])
-    total = len(found) if len(found) < limit else rows.count()
-    return Found(found, total, read_as)
+    return _ordered(rows, query.order), read_as
+
+
+def known_cards(game: str = "") -> list[str]:
+    """The card keys precedents name (of one game, or all)."""
+    known = Term.objects.filter(kind=Term.Kind.CARD)
+    if game:
+        known = known.filter(precedent__game=game)
+    return list(known.values_list("value", flat=True).distinct())
 
 
 def card_keys_for(typed: str, game: str = "") -> list[str]:
     """The card keys a typed name stands for: itself when a precedent names it, else the
     closest names precedents hold (a misspelling finds its card, as in the decklist)."""
     key = card_key(typed)
-    known = Term.objects.filter(kind=Term.Kind.CARD)
-    if game:
-        known = known.filter(precedent__game=game)
-    index = PoolIndex(known.values_list("value", flat=True).distinct())
+    index = PoolIndex(known_cards(game))
     exact = index.canonical(key)
     if exact is not None:
         return [exact]

@@ -1,4 +1,4 @@
-"""The precedents app's URLs (``precedents:<name>``), one module per audience (see each docstring)."""
+"""The precedents app's URLs (``precedents:<name>``), one module per audience."""
 
 from precedents.urls import api, public, review, staff
 

@@ -374,6 +374,10 @@ TABLE: dict[str, list[Case]] = {
     "judging:new_call": [get(ALL_405), post(STAFF_FORM)],
     "judging:call": [get(STAFF_PAGE), post(STAFF_PAGE)],
     "judging:attach_ruling": [get(ALL_405), post(E("login", "403", "400", "400"))],
+    "precedents:search": [get(STAFF_PAGE)],
+    "precedents:public": [get(ALL_200)],
+    "precedents:for_call": [get(STAFF_PAGE)],
+    "precedents:mark": [get(ALL_405), post(E("login", "403", "403", "302"))],
     "judging:search_timer": [get(STAFF_PAGE)],
     # An empty form names the missing table (or reason) on the page again: 400.
     "judging:grant_extension": [get(ALL_405), post(E("login", "403", "400", "400"))],
