@@ -12,6 +12,9 @@ from django.utils.translation import gettext_lazy as _lazy
 from judging.models import JudgeCall
 from tournaments.models import Event
 
+NEWEST = ("ruled_on", "id")
+FILTERS = ("question", "visibility", "event")
+
 
 class Precedent(models.Model):
     """One ruling as later judges read it. It outlives its call and event (both links are
@@ -66,18 +69,31 @@ class Precedent(models.Model):
     rule_texts = models.JSONField(default=dict)
     review = models.JSONField(default=dict, blank=True)
     needs_review = models.BooleanField(default=False, db_index=True)
+    # The engine's ruling stood: the judge upheld it and no appeal overturned that. Kept
+    # by save() so "upheld first" is an index walk, not a sort of every match.
+    stood = models.BooleanField(default=True, editable=False)
 
     class Meta:
         ordering = ["-ruled_on", "-pk"]
-        indexes = [models.Index(fields=["game", "question"])]
+        # Everything a search filters, counts and orders by, in the two orders and with
+        # or without a game, so both databases walk an index in order and read whole rows
+        # only for the page shown (precedents.search).
+        indexes = [
+            models.Index(fields=[*NEWEST, "game", *FILTERS, "stood"], name="precedent_newest"),
+            models.Index(fields=["stood", *NEWEST, "game", *FILTERS], name="precedent_upheld"),
+            models.Index(fields=["game", *NEWEST, *FILTERS, "stood"], name="precedent_game_newest"),
+            models.Index(fields=["game", "stood", *NEWEST, *FILTERS], name="precedent_game_upheld"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game}/{self.question} ({self.ruled_on})"
 
-    @property
-    def stood(self) -> bool:
-        """The engine's ruling stood: the judge upheld it and no appeal overturned that."""
-        return self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+    def save(self, *args, **kwargs) -> None:
+        self.stood = self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "stood" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "stood"]
+        super().save(*args, **kwargs)
 
 
 class Term(models.Model):
@@ -89,14 +105,29 @@ class Term(models.Model):
         RULE = "rule", "rule"
 
     precedent = models.ForeignKey(Precedent, on_delete=models.CASCADE, related_name="terms")
+    game = models.CharField(max_length=20)  # the precedent's: the known cards of one game
     kind = models.CharField(max_length=4, choices=Kind.choices)
     value = models.CharField(max_length=200)
 
     class Meta:
-        indexes = [models.Index(fields=["kind", "value"])]
+        indexes = [models.Index(fields=["kind", "value", "game"])]
         constraints = [
             models.UniqueConstraint(fields=["precedent", "kind", "value"], name="one_term_each")
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.value}"
+
+
+class KnownCard(models.Model):
+    """Every card name a precedent of the game has named (kept when the precedent goes):
+    the short list a misspelt name is matched against, read instead of every term."""
+
+    game = models.CharField(max_length=20)
+    key = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="one_known_card")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.key}"

@@ -45,7 +45,9 @@ class Panel:
 def for_call(call: JudgeCall, user) -> Panel:
     """What earlier rulings ``user`` may read on what ``call`` is about (not its own)."""
     game = call.ruling_game or call.event.game
-    own = Precedent.objects.filter(call=call).values_list("pk", flat=True).first()
+    own = None
+    if call.pk is not None:
+        own = Precedent.objects.filter(call=call).values_list("pk", flat=True).first()
     cards = cards_of(call, game)
     groups = []
     for card in cards[:MAX_CARDS]:
@@ -93,13 +95,14 @@ def cards_in_text(text: str, known: list[str]) -> list[str]:
 
 def summed(label: str, rows: QuerySet[Precedent]) -> CardRulings:
     """The first precedents on ``label`` and the counts over all of them."""
-    stood = Q(decision=Precedent.Decision.UPHELD) & ~Q(appeal_upheld=False)
     counts = rows.aggregate(
         total=Count("pk"),
-        upheld=Count("pk", filter=stood),
+        upheld=Count("pk", filter=Q(stood=True)),
         avoid=Count("pk", filter=Q(status=Precedent.Status.AVOID)),
     )
-    shown = list(rows[:PER_CARD])
+    ids = list(rows.values_list("pk", flat=True)[:PER_CARD])
+    by_id = Precedent.objects.in_bulk(ids)
+    shown = [by_id[pk] for pk in ids if pk in by_id]
     shared = set.intersection(*(set(p.rules) for p in shown)) if shown else set()
     return CardRulings(
         card=next(

@@ -11,17 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from decks.decklist import PoolIndex, card_key
 from precedents import fulltext
 from precedents.index import rule_key
-from precedents.models import Precedent, Term
+from precedents.models import KnownCard, Precedent, Term
 from rules_engine import GAMES
 from tournaments.models import Event, EventRole
 from web.errors import ServiceError
 
+MAX_COUNT = 1_000  # beyond this a judge narrows the search; counting on costs every search
 MAX_TERMS = 6
 MAX_TEXT = 200
 ORDERS = ("newest", "upheld")
@@ -48,8 +49,13 @@ class Found:
     known card names each typed card was read as."""
 
     precedents: list[Precedent]
-    total: int
+    total: int  # at most MAX_COUNT
     cards: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def more(self) -> bool:
+        """More matched than were counted."""
+        return self.total >= MAX_COUNT
 
 
 def read_query(params: Mapping) -> Query:
@@ -105,18 +111,25 @@ def _many(params: Mapping, key: str) -> tuple[str, ...]:
 
 
 def visible_to(user) -> QuerySet[Precedent]:
-    """The precedents ``user`` may read (anyone: ``AnonymousUser`` too)."""
-    everyone = Q(visibility=Precedent.Visibility.PUBLIC)
-    settled = Q(event__isnull=True) | ~Q(event__status=Event.Status.DRAFT)
+    """The precedents ``user`` may read (anyone: ``AnonymousUser`` too).
+
+    Written without a join: a draft event's precedents are left out by id, so a search
+    over many precedents is answered from the precedents' own index.
+    """
     rows = Precedent.objects.all()
-    if user is None or not user.is_authenticated:
-        return rows.filter(everyone & settled)
-    if user.is_superuser:
+    if user is not None and user.is_superuser:
         return rows
-    staff_of = EventRole.objects.filter(user=user).values("event")
-    if not EventRole.objects.filter(user=user).exists():
-        return rows.filter(everyone & settled)
-    return rows.filter(settled | Q(event__in=staff_of))
+    drafts = Event.objects.filter(status=Event.Status.DRAFT)
+    staff_of = (
+        EventRole.objects.filter(user=user).values("event")
+        if user is not None and user.is_authenticated
+        else EventRole.objects.none()
+    )
+    if not staff_of.exists():
+        return rows.filter(visibility=Precedent.Visibility.PUBLIC).exclude(
+            event__in=drafts.values("pk")
+        )
+    return rows.exclude(event__in=drafts.exclude(pk__in=staff_of).values("pk"))
 
 
 def find(
@@ -124,9 +137,10 @@ def find(
 ) -> Found:
     """Precedents matching every part of ``query``, newest (or most upheld) first."""
     rows, read_as = matching(query, user, exclude=exclude, fuzzy=fuzzy)
-    found = list(rows[:limit])
-    total = len(found) if len(found) < limit else rows.count()
-    return Found(found, total, read_as)
+    ids = list(rows.values_list("pk", flat=True)[:limit])  # from the index alone
+    total = len(ids) if len(ids) < limit else rows.order_by()[:MAX_COUNT].count()
+    by_id = Precedent.objects.in_bulk(ids)
+    return Found([by_id[pk] for pk in ids if pk in by_id], total, read_as)
 
 
 def matching(
@@ -147,13 +161,10 @@ def matching(
     for typed in query.cards:
         keys = card_keys_for(typed, query.game) if fuzzy else [card_key(typed)]
         read_as[typed] = keys
-        on_card = Term.objects.filter(kind=Term.Kind.CARD, value__in=keys)
-        rows = rows.filter(pk__in=on_card.values("precedent"))
+        rows = _naming(rows, Term.objects.filter(kind=Term.Kind.CARD, value__in=keys))
     for rule in query.rules:
         key = rule_key(rule.removeprefix("rule ").removeprefix("Rule "))
-        same = Q(value=key) | Q(value__startswith=f"{key}.") | Q(value__startswith=f"{key}-")
-        on_rule = Term.objects.filter(Q(kind=Term.Kind.RULE) & same)
-        rows = rows.filter(pk__in=on_rule.values("precedent"))
+        rows = _naming(rows, Term.objects.filter(kind=Term.Kind.RULE, value=key))
     text = fulltext.matching(query.text)
     if text is not None:
         sql, params = text
@@ -163,34 +174,37 @@ def matching(
     return _ordered(rows, query.order), read_as
 
 
+COMMON_TERM = 500
+
+
+def _naming(rows: QuerySet[Precedent], terms: QuerySet[Term]) -> QuerySet[Precedent]:
+    """Precedents with one of ``terms``. A term most precedents carry (202.1 in every deck
+    ruling) is checked per precedent while walking them newest first, which stops at the
+    first page; a rarer one lists its precedents from the terms' index."""
+    if terms[:COMMON_TERM].count() < COMMON_TERM:
+        return rows.filter(pk__in=terms.values("precedent"))
+    return rows.filter(Exists(terms.filter(precedent=OuterRef("pk"))))
+
+
 def known_cards(game: str = "") -> list[str]:
     """The card keys precedents name (of one game, or all)."""
-    known = Term.objects.filter(kind=Term.Kind.CARD)
+    known = KnownCard.objects.all()
     if game:
-        known = known.filter(precedent__game=game)
-    return list(known.values_list("value", flat=True).distinct())
+        known = known.filter(game=game)
+    return list(known.values_list("key", flat=True).distinct())
 
 
 def card_keys_for(typed: str, game: str = "") -> list[str]:
     """The card keys a typed name stands for: itself when a precedent names it, else the
-    closest names precedents hold (a misspelling finds its card, as in the decklist)."""
+    closest name precedents hold (a misspelling finds its card, as in the decklist)."""
     key = card_key(typed)
-    index = PoolIndex(known_cards(game))
-    exact = index.canonical(key)
-    if exact is not None:
-        return [exact]
-    return list(index.suggest(key, 1))
+    exact = Term.objects.filter(kind=Term.Kind.CARD, value=key)
+    if (exact.filter(game=game) if game else exact).exists():
+        return [key]
+    return list(PoolIndex(known_cards(game)).suggest(key, 1))
 
 
 def _ordered(rows: QuerySet[Precedent], order: str) -> QuerySet[Precedent]:
     if order == "upheld":
-        stood = Case(
-            When(
-                Q(decision=Precedent.Decision.UPHELD) & ~Q(appeal_upheld=False),
-                then=Value(1),
-            ),
-            default=Value(0),
-            output_field=IntegerField(),
-        )
-        return rows.annotate(stood_rank=stood).order_by("-stood_rank", "-ruled_on", "-pk")
+        return rows.order_by("-stood", "-ruled_on", "-pk")
     return rows.order_by("-ruled_on", "-pk")

@@ -80,3 +80,12 @@ def test_a_query_it_cannot_use_is_refused_naming_the_parameter(params, field):
 def test_deleting_a_precedent_takes_it_out_of_the_text_index(kept, judge):
     kept["tithe"].delete()
     assert found(judge, q="counterfeit") == []
+
+
+def test_a_term_most_precedents_carry_is_searched_the_other_way_with_the_same_answer(
+    kept, judge, monkeypatch
+):
+    rare = (found(judge, rule="202.1"), found(judge, card="Embr Tith", rule="202"))
+    monkeypatch.setattr(search, "COMMON_TERM", 1)  # every term now counts as common
+    assert (found(judge, rule="202.1"), found(judge, card="Embr Tith", rule="202")) == rare
+    assert set(rare[0]) == {kept["tithe"].pk, kept["warden"].pk}
