@@ -348,6 +348,8 @@ SPECTACULAR_SETTINGS = {
         "web.openapi.add_components",
         # ArbiterEvent and its parts, from docs/schemas/arbiter-event-1.schema.json.
         "tournaments.api.interchange.add_interchange_components",
+        # PrecedentSet and its precedent, from docs/schemas/precedent-set.schema.json.
+        "precedents.api.add_precedent_components",
         "web.openapi.expand_rules_paths",
     ],
 }

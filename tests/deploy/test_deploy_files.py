@@ -599,6 +599,7 @@ def test_dockerignore_keeps_secrets_and_local_state_out_but_not_the_app():
         "deploy/docker-entrypoint.sh",
         "deploy/.env.example",
         "docs/schemas/arbiter-event-1.schema.json",  # read at run time by the interchange
+        "docs/schemas/precedent-set.schema.json",  # read at run time by precedents.set_schema
     ]
     for path in needed:
         assert not dockerignored(path), path

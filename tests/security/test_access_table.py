@@ -428,6 +428,14 @@ TABLE: dict[str, list[Case]] = {
         get(E("401/403", "200", "403", "403"), params={"who": "mine"}),
         Case("put", E("401/403", "400", "403", "403"), params={"who": "mine"}),
     ],
+    # --- precedents API: search and export follow precedents.search.visible_to (everyone
+    # gets the public ones); import is for site staff (none of these roles): 403 unread.
+    "precedents:api_search": [get(ALL_200), post(ALL_405)],
+    "precedents:api_export": [get(ALL_200, query={"game": "iacta"})],
+    "precedents:api_import": [
+        get(API_LOGGED_IN_ONLY),
+        post(E("401/403", "403", "403", "403")),
+    ],
     # --- series: public standings; the series' organiser changes it
     "series:list": [get(ALL_200)],
     "series:create": [get(LOGGED_IN), post(LOGGED_IN)],  # empty: the form, with its errors
