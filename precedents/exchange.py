@@ -254,6 +254,8 @@ def _merge(incoming: list[dict[str, Any]], site: str, marked_by) -> dict[str, An
             conflicts.append(_conflict(item["uid"], differing))
         else:
             unchanged += 1
+    for precedent in new:
+        precedent.stood = precedent.ruling_stood()
     added = Precedent.objects.bulk_create(new, batch_size=CHUNK)
     for precedent in added:
         index.refresh(precedent)

@@ -88,8 +88,12 @@ class Precedent(models.Model):
     def __str__(self) -> str:
         return f"{self.game}/{self.question} ({self.ruled_on})"
 
+    def ruling_stood(self) -> bool:
+        """What ``stood`` holds (bulk_create skips save(): callers of it set it from here)."""
+        return self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+
     def save(self, *args, **kwargs) -> None:
-        self.stood = self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+        self.stood = self.ruling_stood()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "stood" not in update_fields:
             kwargs["update_fields"] = [*update_fields, "stood"]

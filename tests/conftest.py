@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from arbiter import worlds
 from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
+from precedents.models import KnownCard, Precedent, Term
 from printing.models import PrintJob
 from tests import tiers
 from tournaments.event import services
@@ -157,6 +158,7 @@ def play_out(round_: Round, organiser, score: str = "2-0") -> None:
 
 
 # Every model a request or a service of the site writes: counted by ``database_rows``.
+
 WRITTEN = (
     AvoidPair,
     User,
@@ -177,6 +179,9 @@ WRITTEN = (
     Card,
     CardRevision,
     CardPoolImport,
+    Precedent,
+    Term,
+    KnownCard,
 )
 
 
