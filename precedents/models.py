@@ -88,10 +88,6 @@ class Precedent(models.Model):
     def __str__(self) -> str:
         return f"{self.game}/{self.question} ({self.ruled_on})"
 
-    def ruling_stood(self) -> bool:
-        """What ``stood`` holds (bulk_create skips save(): callers of it set it from here)."""
-        return self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
-
     def save(self, *args, **kwargs) -> None:
         self.stood = self.ruling_stood()
         update_fields = kwargs.get("update_fields")
@@ -99,14 +95,18 @@ class Precedent(models.Model):
             kwargs["update_fields"] = [*update_fields, "stood"]
         super().save(*args, **kwargs)
 
+    def ruling_stood(self) -> bool:
+        """What ``stood`` holds (bulk_create skips save(): callers of it set it from here)."""
+        return self.decision == self.Decision.UPHELD and self.appeal_upheld is not False
+
 
 class Term(models.Model):
     """A card or rule a precedent is about, in the key a search compares (precedents.index):
     both databases find precedents by card and rule through one indexed lookup."""
 
     class Kind(models.TextChoices):
-        CARD = "card", "card"
-        RULE = "rule", "rule"
+        CARD = "card", _lazy("Card")
+        RULE = "rule", _lazy("Rule")
 
     precedent = models.ForeignKey(Precedent, on_delete=models.CASCADE, related_name="terms")
     game = models.CharField(max_length=20)  # the precedent's: the known cards of one game

@@ -108,6 +108,7 @@ def walk(make_world, organiser):
         placing_points="1: 10, 2: 8, 3-4: 6, 5-8: 4",
         participation=1,
     )
+    call = precedent_on_a_call(world, organiser)
     e = f"/events/{event.pk}"
     return event, [
         # (label, who (None: signed out), viewport, path)
@@ -129,12 +130,37 @@ def walk(make_world, organiser):
         ("penalty form", world.judge, PHONE, f"{e}/penalties/new/?match={first.pk}"),
         ("event form", world.organiser, PHONE, f"{e}/edit/"),  # zones, dates, check-in
         ("round audit", None, PHONE, f"{e}/rounds/2/audit/"),  # issue 34: check a pairing
+        # issue 35: earlier rulings beside a call (with the marking form), the judges'
+        # search and the public list
+        ("judge call", world.organiser, PHONE, f"{e}/calls/{call.pk}/"),
+        ("precedent search", world.judge, PHONE, "/judge/precedents/?card=Ember+Tith"),
+        ("public precedents", None, PHONE, "/rules/iacta/precedents/"),
     ]
+
+
+def precedent_on_a_call(world, organiser):
+    """A resolved call on Ember Tithe kept as a public precedent, and a second call on the
+    same card whose page shows it beside its ruling."""
+    from judging.calls import open_call, resolve_call
+    from precedents.services import mark
+
+    deck = {
+        "main": [{"name": "Ember Tithe", "count": 5}],
+        "sideboard": [],
+        "cards": {"Ember Tithe": {"syndicate": "EMB", "tier": "major"}},
+    }
+    ruling = {"game": "iacta", "question": "deck-legality", "payload": deck}
+    for number in (1, 2):
+        call = open_call(world.event, world.judge, question="Five copies?", table=number)
+        call = resolve_call(call, world.judge, resolution="Game loss.", minutes=2, ruling=ruling)
+        if number == 1:
+            mark(call, organiser, decision="upheld", visibility="public", note="Count first.")
+    return call
 
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
     event_of_walk, walk = walk
-    assert len(walk) == 18  # the hall and My match twice each; the slips are the 19th
+    assert len(walk) == 21  # the hall and My match twice each; the slips are the 22nd
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:

@@ -110,3 +110,29 @@ def test_a_ruling_kept_in_one_event_is_seen_in_another_and_in_public(
     body = visitor.locator("main").inner_text()
     assert "Player A was told to fix the deck." in body and "Is Player A's deck legal?" in body
     assert player not in body and "hedda" not in body and "jude" not in body
+
+
+def test_a_judge_on_a_phone_finds_a_precedent_by_a_misspelt_card_as_they_type(
+    page, live_server, make_world, organiser
+):
+    from judging.calls import resolve_call
+    from precedents.services import mark
+
+    world = make_world(4, name="Phone Open")
+    call = open_call(world.event, world.judge, question="Five copies?", table=1)
+    deck = {"main": [{"name": "Ember Tithe", "count": 5}], "sideboard": [], "cards": TWO_CARDS}
+    ruling = {"game": "iacta", "question": "deck-legality", "payload": deck}
+    call = resolve_call(call, world.judge, resolution="Game loss.", minutes=2, ruling=ruling)
+    mark(call, organiser, decision="upheld", note="Count the copies first.")
+    page.set_viewport_size(PHONE)
+    log_page_in(page, live_server.url, "jude")
+    page.goto(f"{live_server.url}/judge/precedents/")
+    page.get_by_label("Card").fill("Embr Tithe")  # no submit: the results follow the typing
+    results = page.locator("#precedent-results article.precedent")
+    results.first.wait_for()
+    assert results.count() == 1 and "Count the copies first." in results.first.inner_text()
+    rule = results.first.get_by_role("link", name="202.1")
+    assert rule.get_attribute("href") == "/rules/iacta/#202.1"
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.get_by_label("Card").fill("Glass Warden")
+    page.get_by_text("No precedent names a card like “Glass Warden”.").wait_for()
