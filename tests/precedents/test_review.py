@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import uuid
 
 import pytest
 from django.apps import apps as global_apps
@@ -14,6 +15,7 @@ from django.core.management import call_command
 from django.db.migrations.state import ProjectState
 from django.db.models.signals import post_migrate
 
+from arbiter.worlds import build_event
 from judging.calls import open_call, resolve_call
 from judging.models import JudgeAssignment
 from precedents import review, services
@@ -21,7 +23,7 @@ from precedents.models import Precedent
 from precedents.signals import precedent_changed
 from rules_engine import reference
 from tests.conftest import make_user
-from tournaments.models import EventLog, EventRole
+from tournaments.models import Event, EventLog, EventRole
 
 pytestmark = pytest.mark.django_db
 
@@ -295,6 +297,80 @@ def test_after_migrate_does_nothing_before_the_table_exists_or_with_no_precedent
         assert review.after_migrate(None, using="default", apps=empty_state) == 0
     with django_assert_max_num_queries(2):  # the table is there, empty
         assert review.after_migrate(None, using="default", apps=global_apps) == 0
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_the_page_shows_old_and_new_text_and_the_form_to_those_allowed(
+    flagged, client, organiser, judge
+):
+    client.force_login(organiser)
+    page = client.get("/judge/precedents/review/")
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "may contain <del>any number of</del> cards belonging" in body  # old, marked
+    assert "may contain <ins>up to thirty</ins> cards belonging" in body  # new, marked
+    assert '<a href="/rules/iacta/#202.1">Rule 202.1</a>' in body  # the rule's text in full
+    assert f'action="/judge/precedents/{flagged["deck"].uid}/review/"' in body
+    assert "Five Ember Tithe?" in body  # the question asked, names removed
+    client.force_login(judge)  # a floor judge of the event: reads it, has no form
+    body = client.get("/judge/precedents/review/").content.decode()
+    assert "thirty" in body and '/review/" class="review-form"' not in body
+
+
+def test_a_removed_rule_shows_as_no_longer_in_the_rules(kept, texts, client, organiser):
+    edit_rule(texts, DECK_RULE, None)
+    review.flag_changed_rules()
+    client.force_login(organiser)
+    assert "no longer in the rules" in client.get("/judge/precedents/review/").content.decode()
+
+
+def test_the_form_reviews_and_an_empty_one_is_refused_on_the_page(flagged, client, organiser):
+    client.force_login(organiser)
+    url = f"/judge/precedents/{flagged['deck'].uid}/review/"
+    refused = client.post(url, {})
+    assert refused.status_code == 400
+    assert "Say whether the ruling still holds" in refused.content.decode()
+    assert Precedent.objects.get(pk=flagged["deck"].pk).needs_review
+    done = client.post(url, {"outcome": "avoid", "note": "Thirty changes it."})
+    assert done.status_code == 302 and done["Location"] == "/judge/precedents/review/"
+    deck = Precedent.objects.get(pk=flagged["deck"].pk)
+    assert deck.status == Precedent.Status.AVOID and not deck.needs_review
+    assert "No precedent to review." in client.get("/judge/precedents/review/").content.decode()
+
+
+def test_people_outside_judging_are_kept_out(flagged, client, judge):
+    page = client.get("/judge/precedents/review/")
+    assert page.status_code == 302 and "/accounts/login/" in page["Location"]
+    client.force_login(make_user("pat"))  # an account with no event role
+    assert client.get("/judge/precedents/review/").status_code == 403
+    url = f"/judge/precedents/{flagged['deck'].uid}/review/"
+    assert client.post(url, {"outcome": "holds"}).status_code == 403
+    client.force_login(judge)  # a floor judge: may read, may not review
+    assert client.post(url, {"outcome": "holds"}).status_code == 403
+    assert client.post(f"/judge/precedents/{uuid.uuid4()}/review/", {}).status_code == 404
+    assert Precedent.objects.get(pk=flagged["deck"].pk).needs_review
+
+
+def test_a_draft_events_precedent_is_not_listed_for_other_events_judges(flagged, client):
+    Event.objects.filter(pk=flagged["event"].pk).update(status=Event.Status.DRAFT)
+    other = make_user("oscar")
+    elsewhere = build_event(["q1", "q2"], name="Other Open", organiser=other).event
+    EventRole.objects.create(event=elsewhere, user=make_user("jo"), role=EventRole.Role.JUDGE)
+    client.force_login(other)
+    body = client.get("/judge/precedents/review/").content.decode()
+    assert "thirty" not in body and "No precedent to review." in body
+
+
+def test_site_staff_see_and_review_a_precedent_with_no_event(flagged, client):
+    Precedent.objects.filter(pk=flagged["deck"].pk).update(event=None, event_name="")
+    client.force_login(make_user("stella", is_staff=True))  # no event role
+    body = client.get("/judge/precedents/review/").content.decode()
+    assert "<ins>up to thirty</ins>" in body and "From another site" in body
+    url = f"/judge/precedents/{flagged['deck'].uid}/review/"
+    assert client.post(url, {"outcome": "holds"}).status_code == 302
+    assert not Precedent.objects.get(pk=flagged["deck"].pk).needs_review
 
 
 def test_the_changed_words_are_marked_on_each_side_spacing_aside():
