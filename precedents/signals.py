@@ -8,6 +8,13 @@ precedent an import added, none for those it found here already, by
 changed rules text). The search index is written in the change's own transaction
 (precedents.index), not by a listener, so a search never sees a precedent without it;
 live notices and webhooks may listen.
+
+``action="flagged"`` is sent once per run of ``precedents.review.flag_changed_rules`` (after
+a ``migrate``, or ``manage.py review_precedents``), not once per precedent: a new rules file
+may touch thousands of precedents at once. It is sent only when the run wrote something,
+with ``precedent_id=None``, ``precedent_ids`` (every precedent whose review changed:
+flagged, flagged with other texts, or unflagged because its rules read as kept again) and
+``count`` (how many of them are now flagged).
 """
 
 from django.dispatch import Signal

@@ -752,6 +752,7 @@ class EventLog(models.Model):
         "avoid_pair_removed": _lazy("let two players kept apart meet again"),
         "precedent": _lazy("kept a ruling as a precedent"),
         "precedent_appeal": _lazy("recorded the appeal of a precedent"),
+        "precedent_review": _lazy("reviewed a precedent against a changed rules text"),
     }
 
     def __str__(self) -> str:

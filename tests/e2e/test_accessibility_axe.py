@@ -1,8 +1,9 @@
 """axe-core on the event day's pages (issue 30's list: login, event, pairings, standings,
 dashboard, the hall's two screens, judge console, judge table, My match before and after a
 report, decklist editor, print page, series, penalty form; the event form, where the
-zone, the dates and self check-in are set; a round's audit page (issue 34); and the match
-slips' HTML as printed): no serious or critical violation.
+zone, the dates and self check-in are set; a round's audit page (issue 34); the precedents
+whose rules changed, old and new text side by side (issue 35); and the match slips' HTML as
+printed): no serious or critical violation.
 
 One event, mid-way: round 1 played, round 2 started, decklists in, a penalty given. Each
 page is opened as the person who uses it (the phone's pages at 390 x 844, the hall at
@@ -87,6 +88,7 @@ def session_cookie(user: User, site: str) -> dict:
 def walk(make_world, organiser):
     """The event of the walk, and the pages to open with who opens them."""
     from judging.penalties import issue_penalty
+    from precedents.models import Precedent
     from printing.models import PrintJob
     from tournaments.clock.extensions import grant_extension
 
@@ -100,6 +102,23 @@ def walk(make_world, organiser):
     )
     # Table 2 has its result reported by its first player: "My match after report".
     results.report_result(second, second.player_a, Score.parse("2-1"), second.player_a.user)
+    old = "202.1 A starting Deck must designate exactly one Major Syndicate."
+    Precedent.objects.create(  # a rule it cites changed, another is gone: issue 35's review
+        event=event,
+        event_name=event.name,
+        round_number=1,
+        ruled_on=event.date,
+        game="iacta",
+        question="deck-legality",
+        asked="Five copies of one card?",
+        decision=Precedent.Decision.UPHELD,
+        rules=["202.1", "202.9"],
+        review={
+            "202.1": {"old": old, "new": old.replace("exactly one", "one or two")},
+            "202.9": {"old": "202.9 A rule since removed.", "new": None},
+        },
+        needs_review=True,
+    )
     people = [make_user(f"s{i:02}", first_name=f"Series{i}") for i in range(8)]
     series = series_services.create_series(
         organiser,
@@ -135,6 +154,7 @@ def walk(make_world, organiser):
         ("judge call", world.organiser, PHONE, f"{e}/calls/{call.pk}/"),
         ("precedent search", world.judge, PHONE, "/judge/precedents/?card=Ember+Tith"),
         ("public precedents", None, PHONE, "/rules/iacta/precedents/"),
+        ("precedents to review", world.organiser, PHONE, "/judge/precedents/review/"),
     ]
 
 
@@ -160,7 +180,7 @@ def precedent_on_a_call(world, organiser):
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
     event_of_walk, walk = walk
-    assert len(walk) == 21  # the hall and My match twice each; the slips are the 22nd
+    assert len(walk) == 22  # the hall and My match twice each; the slips are the 23rd
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:

@@ -21,6 +21,7 @@ from decks.models import Card, DeckCheck, Decklist
 from judging import calls
 from judging.models import JudgeCall, Penalty
 from judging.penalties import issue_penalty
+from precedents.models import Precedent
 from printing.models import PrintJob
 from series.models import Series
 from series.services import create_series
@@ -81,6 +82,7 @@ class World:
     series: Series  # the organiser's, of ``event``
     webhook: Subscription  # the organiser's, of ``event``
     webhook_delivery: Delivery  # one logged delivery of ``webhook``
+    precedent: Precedent  # a ruling of ``event``, flagged: a rule it cites changed
     foreign: dict[str, int]  # ids of another event's objects (organised by otto)
 
     def user(self, role: str) -> User | None:
@@ -136,6 +138,23 @@ def _webhook(owner: User, event: Event) -> Delivery:
         payload={"type": "webhook.test", "data": {}},
         outcome=Delivery.Outcome.DELIVERED,
         attempts=1,
+    )
+
+
+def _flagged_precedent(event: Event) -> Precedent:
+    """A precedent of ``event`` whose cited rule reads differently now (written as a row:
+    what flags it is tested in tests/precedents/test_review.py)."""
+    return Precedent.objects.create(
+        event=event,
+        event_name=event.name,
+        ruled_on=timezone.localdate(),
+        game="iacta",
+        question="deck-legality",
+        decision=Precedent.Decision.UPHELD,
+        rules=["202.1"],
+        rule_texts={"202.1": "202.1 A Deck names one Syndicate."},
+        review={"202.1": {"old": "202.1 A Deck names one Syndicate.", "new": None}},
+        needs_review=True,
     )
 
 
@@ -257,6 +276,7 @@ def build_world() -> World:
         series=create_series(organiser, [event], name="Security League", placing_points="1: 3"),
         webhook=delivery.subscription,
         webhook_delivery=delivery,
+        precedent=_flagged_precedent(event),
         foreign=_foreign_event(outsider),
     )
 

@@ -99,6 +99,7 @@ def default_params(w: World) -> dict[str, object]:
         "webhook_id": w.webhook.pk,
         "delivery_id": w.webhook_delivery.pk,
         "offer_id": w.foreign["offer_id"],  # otto's walk-in, offered to pat
+        "uid": w.precedent.uid,  # a precedent of the event, flagged for review
         "player": f"u{w.player.pk}",
         "game": "iacta",
         "question": "deck-legality",
@@ -395,6 +396,12 @@ TABLE: dict[str, list[Case]] = {
     "judging:api_penalty_void": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
     "judging:api_calls": [get(API_STAFF_READ), post(API_STAFF_WRITE)],
     "judging:api_call_resolve": [get(API_LOGGED_IN_ONLY), post(API_STAFF_WRITE)],
+    # --- precedents
+    # Precedents whose cited rules changed: every judge and organiser reads the list; the
+    # organisers and head judge of the ruling's event review it (an empty form: 400, the
+    # message on the page).
+    "precedents:review": [get(STAFF_PAGE)],
+    "precedents:accept_review": [get(ALL_405), post(E("login", "403", "403", "400"))],
     # --- cards and decklists
     "decks:cards": [get(ALL_200)],
     # The pool is every event's: decks.edit_card_pool only, which no event role gives

@@ -54,7 +54,7 @@ def test_the_url_table_is_the_one_before_the_split():
 
 
 PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
-SAMPLE = {"int": "7", "str": "word", None: "word"}
+SAMPLE = {"int": "7", "str": "word", "uuid": "5f0c8a52-6b1e-4c3e-9a55-0d7d6a3b2c11", None: "word"}
 
 
 def sample_path(route: str) -> str:
