@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -57,7 +57,12 @@ def public_page(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _searched(request: HttpRequest, user, *, game: str) -> dict:
-    params = request.GET.copy()
+    params = QueryDict(mutable=True)  # what a search reads, and nothing else
+    params.setlist("card", request.GET.getlist("card"))
+    params.setlist("rule", request.GET.getlist("rule"))
+    params["question"] = request.GET.get("question", "")
+    params["q"] = request.GET.get("q", "")
+    params["order"] = request.GET.get("order", "")
     params["game"] = game
     context: dict = {"error": None, "params": params, "found": None}
     try:
