@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from judging.roster import may_manage
 from precedents import extract, index
 from precedents.models import Precedent
-from precedents.services import NotAllowed, _limited, _names_in, rule_texts
+from precedents.services import NotAllowed, checked_note, names_in_event, rule_texts
 from precedents.signals import precedent_changed
 from rules_engine.reference import rule_text
 from tournaments.models import EventLog
@@ -214,7 +214,7 @@ def accept_review(
         )
     if outcome not in OUTCOMES:
         raise ServiceError(_("Say whether the ruling still holds under the new text."), "outcome")
-    note = _limited(note, "note")
+    note = checked_note(note, "note")
     if not precedent.needs_review:
         raise ServiceError(_("This precedent has no changed rule to review: it was reviewed."))
     reviewed = sorted(precedent.review)
@@ -247,7 +247,7 @@ def accept_review(
 def _anonymised(precedent: Precedent, text: str) -> str:
     if precedent.event is None:
         return text
-    return extract.Anonymiser(_names_in(precedent.event)).text(text)
+    return extract.Anonymiser(names_in_event(precedent.event)).text(text)
 
 
 # --- showing a change --------------------------------------------------------------------------

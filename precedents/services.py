@@ -72,14 +72,14 @@ def mark(
     _check_choice(
         visibility, Precedent.Visibility, "visibility", _("Say who may read this precedent.")
     )
-    note = _limited(note, "note")
+    note = checked_note(note, "note")
     if call.is_open:
         raise ServiceError(_("Resolve the call first: a precedent is a ruling that was given."))
     if not call.ruling_game or not isinstance(call.ruling_answer, dict):
         raise ServiceError(
             _("This call has no rules-engine ruling to keep: attach one when answering it.")
         )
-    hide = extract.Anonymiser(_names_in(call.event))
+    hide = extract.Anonymiser(names_in_event(call.event))
     precedent = Precedent.objects.filter(call=call).first() or Precedent(call=call)
     precedent.event = call.event
     precedent.event_name = call.event.name
@@ -124,10 +124,10 @@ def record_appeal(precedent: Precedent, actor, *, upheld: bool, note: str) -> Pr
         )
     if not isinstance(upheld, bool):
         raise ServiceError(_("Say whether the appeal upheld the ruling."), "upheld")
-    note = _limited(note, "appeal")
+    note = checked_note(note, "appeal")
     if not note:
         raise ServiceError(_("Write what the appeal decided."), "appeal")
-    precedent.appeal = extract.Anonymiser(_names_in(precedent.event)).text(note)
+    precedent.appeal = extract.Anonymiser(names_in_event(precedent.event)).text(note)
     precedent.appeal_upheld = upheld
     precedent.save(update_fields=["appeal", "appeal_upheld", "marked_at"])
     index.refresh(precedent)
@@ -152,7 +152,8 @@ def _check_choice(value: Any, choices, field: str, message: str) -> None:
         raise ServiceError(message, field)
 
 
-def _limited(value: Any, field: str) -> str:
+def checked_note(value: Any, field: str) -> str:
+    """A note as kept: text, trimmed, at most MAX_NOTE characters (else an error naming it)."""
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -167,7 +168,7 @@ def _limited(value: Any, field: str) -> str:
     return value
 
 
-def _names_in(event) -> list[str]:
+def names_in_event(event) -> list[str]:
     """Every name a player of the event may be written by: entered names, account names."""
     names: list[str] = []
     rows = Registration.objects.filter(event=event).values_list(
