@@ -143,3 +143,25 @@ def mark_call(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
     else:
         messages.success(request, _("Kept as a precedent: judges at every event can find it."))
     return redirect("judging:call", event.pk, call.pk)
+
+
+@require_POST
+@event_role_required(*STAFF)
+def record_appeal(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
+    """Keep an appeal's outcome with the precedent the call's ruling became."""
+    call = get_object_or_404(JudgeCall, pk=call_id, event=event)
+    precedent = get_object_or_404(Precedent, call=call)
+    upheld = {"upheld": True, "overturned": False}.get(request.POST.get("outcome", ""))
+    try:
+        if upheld is None:
+            raise ServiceError(_("Say whether the appeal upheld the ruling."), "outcome")
+        services.record_appeal(
+            precedent, request.user, upheld=upheld, note=request.POST.get("appeal", "")
+        )
+    except services.NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The appeal's outcome is kept with the precedent."))
+    return redirect("judging:call", event.pk, call.pk)

@@ -18,4 +18,9 @@ urlpatterns = [
         views.mark_call,
         name="mark",
     ),
+    path(
+        "events/<int:event_id>/calls/<int:call_id>/precedent/appeal/",
+        views.record_appeal,
+        name="appeal",
+    ),
 ]

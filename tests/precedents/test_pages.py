@@ -102,3 +102,26 @@ def test_a_draft_events_rulings_stay_off_the_public_page(client, kept):
     Event.objects.filter(pk=kept["event"].pk).update(status=Event.Status.DRAFT)
     html = client.get(reverse("precedents:public", args=["iacta"])).content.decode()
     assert 'class="precedent"' not in html and "No public precedent matches" in html
+
+
+def test_the_head_judge_keeps_an_appeals_outcome_from_the_call_page(
+    client, make_world, organiser, judge
+):
+    world = make_world(4)
+    name = world.table(1).player_a.display_name
+    call = open_call(world.event, judge, question="Deck count?", table=1)
+    ruling = {"game": "iacta", "question": "pay-cost", "payload": {"cost": ["4+"], "reserve": [5]}}
+    call = resolve_call(call, judge, resolution="Legal.", minutes=1, ruling=ruling)
+    url = reverse("precedents:appeal", args=[world.event.pk, call.pk])
+    client.force_login(organiser)
+    assert client.post(url, {"outcome": "upheld", "appeal": "x"}).status_code == 404  # no precedent
+    client.post(reverse("precedents:mark", args=[world.event.pk, call.pk]), {"decision": "upheld"})
+    refused = client.post(url, {"outcome": "maybe", "appeal": "x"}, follow=True)
+    assert "Say whether the appeal upheld the ruling." in refused.content.decode()
+    assert Precedent.objects.get().appeal_upheld is None
+    client.post(url, {"outcome": "overturned", "appeal": f"{name} appealed; the ruling fell."})
+    precedent = Precedent.objects.get()
+    assert precedent.appeal_upheld is False and not precedent.stood
+    assert precedent.appeal == "Player A appealed; the ruling fell."
+    client.force_login(judge)
+    assert client.post(url, {"outcome": "upheld", "appeal": "No."}).status_code == 403

@@ -379,6 +379,7 @@ TABLE: dict[str, list[Case]] = {
     "precedents:public": [get(ALL_200)],
     "precedents:for_call": [get(STAFF_PAGE)],
     "precedents:mark": [get(ALL_405), post(E("login", "403", "403", "302"))],
+    "precedents:appeal": [get(ALL_405), post(E("login", "403", "404", "404"))],
     "judging:search_timer": [get(STAFF_PAGE)],
     # An empty form names the missing table (or reason) on the page again: 400.
     "judging:grant_extension": [get(ALL_405), post(E("login", "403", "400", "400"))],
