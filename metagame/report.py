@@ -8,7 +8,8 @@ What is counted, and why (a page may quote these rules as they stand):
 * **Cells of one.** An archetype played by exactly one player would tell anyone who
   reads the pairings what that player's deck is, so it is folded into
   :data:`OTHER` ("Other") before anything is counted: it appears in no row, column,
-  share or stage. Other itself may hold one player: it names no deck.
+  share or stage. Other itself may hold one player: it names no deck. Asked for the
+  ``most`` most played archetypes only, the others join Other as well.
 * **Stages.** For each later stage (Day 2, the top cut) an archetype's *share* of it
   (its players who reached it / the stage's players with an archetype) and its
   *conversion* (its players who reached it / its players).
@@ -148,20 +149,26 @@ class Report:
 # --- Input -------------------------------------------------------------------------
 
 
-def shown_keys(players: Mapping[Hashable, str | None]) -> dict[Hashable, str | None]:
+def shown_keys(
+    players: Mapping[Hashable, str | None], most: int | None = None
+) -> dict[Hashable, str | None]:
     """Each player's key as shown: an archetype of fewer than two players becomes Other.
 
     This is the privacy rule, applied before anything is counted, so no output of the
-    report (row, cell, stage) can single out one player's deck.
+    report (row, cell, stage) can single out one player's deck. With ``most``, only the
+    ``most`` most played archetypes (ties by key) keep their name and the rest join
+    Other too: a field of hundreds of small clusters gives a matrix no one can read.
     """
     counts: dict[str, int] = {}
     for key in players.values():
         if key is not None:
             counts[key] = counts.get(key, 0) + 1
-    return {
-        player: key if key is None or counts[key] >= MIN_PLAYERS_SHOWN else OTHER
-        for player, key in players.items()
-    }
+    named = sorted(
+        (key for key, n in counts.items() if n >= MIN_PLAYERS_SHOWN),
+        key=lambda key: (-counts[key], key),
+    )
+    kept = set(named if most is None else named[:most])
+    return {player: key if key is None or key in kept else OTHER for player, key in players.items()}
 
 
 @dataclass(frozen=True)
@@ -226,7 +233,14 @@ class _Tally:
         self.draws += drawn
 
     def record(self) -> Record:
+        if not (self.wins or self.losses or self.draws):
+            return _NONE
         return Record.of(self.wins, self.losses, self.draws)
+
+
+_NONE = Record.of(0, 0, 0)
+"""The record of pairs that never met, shared (it is frozen): a field of hundreds of
+archetypes has a matrix of mostly empty cells, and each costs no interval."""
 
 
 @dataclass
@@ -312,6 +326,7 @@ def metagame_report(
     *,
     names: Mapping[str, str] | None = None,
     phases: Collection[str] | None = None,
+    most: int | None = None,
 ) -> Report:
     """The metagame from plain data (the rules it counts by are the module's docstring).
 
@@ -321,9 +336,11 @@ def metagame_report(
     ``reached``: stage name → the players who reached it (``{"day2": …, "top": …}``).
     ``names``: key → display name (the organiser's, else the computed one).
     ``phases``: count only the matches of these phases (None: all); for a phase's own
-    shares, pass only that phase's players.
+    shares, pass only that phase's players. ``most``: name only the ``most`` most
+    played archetypes, the rest in Other (the matrix has a cell per ordered pair: 30
+    archetypes are 870 cells, 500 are a quarter of a million and over a second).
     """
-    key_of = shown_keys(players)
+    key_of = shown_keys(players, most)
     wanted = None if phases is None else set(phases)
     chosen = [_Match.read(m) for m in matches if wanted is None or m.get("phase") in wanted]
     counts = _count(chosen, key_of)
@@ -349,7 +366,11 @@ def metagame_report(
         for key in order
     )
     matrix = tuple(
-        Cell(key, opponent, counts.cells.get((key, opponent), _Tally()).record())
+        Cell(
+            key,
+            opponent,
+            counts.cells[(key, opponent)].record() if (key, opponent) in counts.cells else _NONE,
+        )
         for key in order
         for opponent in order
         if opponent != key

@@ -258,6 +258,18 @@ def test_a_cell_of_one_is_folded_into_other_everywhere():
     assert got.excluded.without_archetype == 1
 
 
+def test_only_the_most_played_keep_their_names_when_asked():
+    got = metagame_report(PLAYERS, MATCHES, REACHED, most=2)
+    r = rows(got)
+    # A (4) first; B and C tie on 3, B comes first by key; C and D join Other.
+    assert [row.key for row in got.rows] == ["A", "B", OTHER]
+    assert (r[OTHER].players, got.folded) == (5, 2)
+    # Other's mirrors: c3-d2 (match 6); A against Other: 2 L, 7 W, 10 L, 14 D.
+    assert r[OTHER].mirrors == 1
+    cell = next(c.record for c in got.matrix if (c.key, c.opponent) == ("A", OTHER))
+    assert (cell.wins, cell.losses, cell.draws) == (1, 2, 1)
+
+
 def test_a_winner_outside_the_match_is_refused():
     with pytest.raises(ValueError, match="not a player of the match"):
         metagame_report({"p": "X", "q": "Y"}, [m("p", "q", "r", 2, 0)])
