@@ -1,9 +1,10 @@
 """Dependencies point one way (docs/architecture.md, "Layers"): a static check of every import.
 
-Across the project: the pure packages (``pairing``, ``rules_engine``) use nothing of
-Django; ``web`` is the kernel below every app and imports none; ``tournaments`` imports
-no other app (live notices, Web Push and backups hear its signals instead); ``judging``
-and ``decks`` reach tournaments through its services, never its pages or API.
+Across the project: the pure packages (``pairing``, ``rules_engine``, ``metagame``) use
+nothing of Django nor any app; ``web`` is the kernel below every app and imports none;
+``tournaments`` imports no other app (live notices, Web Push and backups hear its signals
+instead); ``judging`` and ``decks`` reach tournaments through its services, never its
+pages or API.
 
 Inside ``tournaments`` the packages are layered too (:data:`TOURNAMENT_LAYERS`, lowest
 first): a package imports only its own layer and the layers below it.
@@ -34,6 +35,7 @@ APPS = (
 FORBIDDEN = {
     "pairing": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
     "rules_engine": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
+    "metagame": ("django", "rest_framework", "celery", "arbiter", "web", *APPS),
     "web": APPS,
     "judging": ("tournaments.api", "tournaments.pages", "tournaments.urls", "precedents"),
     "decks": ("tournaments.api", "tournaments.pages", "tournaments.urls"),
@@ -159,6 +161,7 @@ RUNTIME = (
     "judging",
     "printing",
     "pairing",
+    "metagame",
     "web",
     "live",
     "push",
