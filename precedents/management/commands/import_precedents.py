@@ -7,40 +7,18 @@ nothing and lists every problem at its path (exit 1).
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from precedents.exchange import SITE, import_set
 from web.errors import ServiceError
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON: numbers must be finite")
+from web.jsonfile import read_json_file
 
 
 def read_set(path: str) -> Any:
     """The parsed file (``-`` reads standard input), or CommandError saying why not."""
-    try:
-        if path == "-":
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-    except OSError as exc:
-        raise CommandError(f"Cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(raw, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
-    except RecursionError:
-        raise CommandError(f"{path} is nested too deeply to be a precedent set.") from None
-    except ValueError as exc:  # not UTF-8, NaN, an integer too long to parse
-        raise CommandError(f"{path} is not a usable JSON file: {exc}") from None
+    return read_json_file(path, "a precedent set")
 
 
 class Command(BaseCommand):

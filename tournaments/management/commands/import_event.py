@@ -6,8 +6,6 @@ The new event's id is printed alone on the last line, so scripts can take it wit
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -15,32 +13,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.interchange import InterchangeError, import_event
 from tournaments.interchange.limits import ImportPolicy
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON: numbers must be finite")
+from web.jsonfile import read_json_file
 
 
 def read_document(path: str) -> Any:
     """The parsed file (``-`` reads standard input), or CommandError saying why not."""
-    try:
-        if path == "-":
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-    except OSError as exc:
-        raise CommandError(f"Cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(raw, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
-    except RecursionError:
-        raise CommandError(f"{path} is nested too deeply to be an event file.") from None
-    except ValueError as exc:  # not UTF-8, NaN, an integer too long to parse
-        raise CommandError(f"{path} is not a usable JSON file: {exc}") from None
+    return read_json_file(path, "an event file")
 
 
 class Command(BaseCommand):
