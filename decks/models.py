@@ -244,6 +244,10 @@ class Decklist(models.Model):
     violations = models.JSONField(default=list, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # What the deck is (issue 36), computed when the list is submitted: for Iacta its
+    # Major Syndicate and Splash Syndicate ("EMB/VOX", rule 202). Games whose rules give no
+    # grouping are grouped by shared cards when the metagame is read; "" until then.
+    archetype = models.CharField(max_length=60, blank=True)
     unlocked = models.BooleanField(
         default=False, help_text=_lazy("An organiser reopened it after round 1 started.")
     )

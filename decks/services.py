@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from decks import decklist as text_lists
 from decks.models import Card, DeckCheck, Decklist
+from metagame.archetypes import iacta_archetype
 from rules_engine import NoSideboardRules, PayloadError, adjudicate, rules_for
 from tournaments.event.local_time import stamped
 from tournaments.event.roles import JUDGE, ORGANISER, has_role
@@ -84,6 +85,16 @@ def _card_data(card: Card) -> dict:
             data["max_copies"] = card.max_copies
         return data
     return {"gpu": card.gpu, "type": card.card_type}
+
+
+def archetype_key(game: str, main: list[dict]) -> str:
+    """What a submitted deck is, kept with it: Iacta's by rule 202
+    (``metagame.archetypes.iacta_archetype``); "" for a game whose rules give no grouping
+    (its decks are grouped by the cards they share when the metagame is read)."""
+    if game != "iacta":
+        return ""
+    _, data = pool(game)
+    return iacta_archetype(main, data).key
 
 
 def check_text(event: Event, text: str) -> DeckReport:
@@ -299,9 +310,11 @@ def _store_decklist(
         decklist.status = Decklist.Status.SUBMITTED
         decklist.submitted_at = timezone.now()
         decklist.unlocked = False
+        decklist.archetype = archetype_key(event.game, report.main)
     else:  # an edited list is a draft again until it is submitted (and checked) anew
         decklist.status = Decklist.Status.DRAFT
         decklist.submitted_at = None
+        decklist.archetype = ""
     decklist.save()
     return decklist, report, refused
 
@@ -529,10 +542,17 @@ def revalidate_event(event: Event) -> dict[str, int]:
                 *violations,
                 *({"rule": "101.4", "message": _gone_from_pool(u.name)} for u in resolved.unknown),
             ]
-        if (legal, violations) != (decklist.legal, decklist.violations):
-            decklist.legal, decklist.violations = legal, violations
+        archetype = decklist.archetype
+        if decklist.status == Decklist.Status.SUBMITTED:  # a revision may move a card's syndicate
+            archetype = archetype_key(event.game, main)
+        if (legal, violations, archetype) != (
+            decklist.legal,
+            decklist.violations,
+            decklist.archetype,
+        ):
+            decklist.legal, decklist.violations, decklist.archetype = legal, violations, archetype
             changed.append(decklist)
-    Decklist.objects.bulk_update(changed, ["legal", "violations"], batch_size=500)
+    Decklist.objects.bulk_update(changed, ["legal", "violations", "archetype"], batch_size=500)
     return {
         "checked": len(decklists),
         "legal": sum(1 for d in decklists if d.legal),

@@ -456,3 +456,24 @@ def test_a_deck_without_major_cards_is_told_how_its_main_syndicate_is_chosen(hal
     (message,) = [v["message"] for v in tied.violations if v["rule"] == "202.1"]
     assert message.startswith("EMB and TID tie for the most Deck cards (20 each); the Main")
     assert "designate" not in message
+
+
+def test_a_submitted_list_keeps_its_archetype_by_rule_202(hall):
+    """Demo list 0 is EMB's majors with a splash of MTH; list 1 is IRN's with SLT."""
+    first, second = player_of(hall, 0), player_of(hall, 1)
+    decklist, _ = services.save_decklist(first, demo_decklist(0), submit=True, actor=None)
+    assert decklist.archetype == "EMB/MTH"
+    decklist, _ = services.save_decklist(second, demo_decklist(1), submit=False, actor=None)
+    assert decklist.archetype == ""  # a draft is nothing yet
+    decklist, _ = services.save_decklist(second, demo_decklist(1), submit=True, actor=None)
+    assert Decklist.objects.get(pk=decklist.pk).archetype == "IRN/SLT"
+
+
+def test_revalidating_after_a_card_revision_recomputes_the_archetype(hall):
+    from decks.models import Card
+
+    decklist, _ = services.save_decklist(player_of(hall), demo_decklist(0), submit=True, actor=None)
+    Decklist.objects.filter(pk=decklist.pk).update(archetype="")  # as stored before issue 36
+    services.revalidate_event(hall)
+    assert Decklist.objects.get(pk=decklist.pk).archetype == "EMB/MTH"
+    assert Card.objects.filter(game="iacta", syndicate="MTH").exists()
