@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "decks",
     "judging",
     "precedents",
+    "metagame_site",
     "rulebook",
     "printing",
     "series",

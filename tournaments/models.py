@@ -753,6 +753,7 @@ class EventLog(models.Model):
         "precedent": _lazy("kept a ruling as a precedent"),
         "precedent_appeal": _lazy("recorded the appeal of a precedent"),
         "precedent_review": _lazy("reviewed a precedent against a changed rules text"),
+        "metagame": _lazy("changed how the metagame names and groups archetypes"),
     }
 
     def __str__(self) -> str:
