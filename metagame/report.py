@@ -9,7 +9,9 @@ What is counted, and why (a page may quote these rules as they stand):
   reads the pairings what that player's deck is, so it is folded into
   :data:`OTHER` ("Other") before anything is counted: it appears in no row, column,
   share or stage. Other itself may hold one player: it names no deck. Asked for the
-  ``most`` most played archetypes only, the others join Other as well.
+  ``most`` most played archetypes only, the others join Other as well. A phase's report
+  (its players only) names what the whole event names (``field``): an archetype of two
+  players keeps its name in the top cut that one of them reached.
 * **Stages.** For each later stage (Day 2, the top cut) an archetype's *share* of it
   (its players who reached it / the stage's players with an archetype) and its
   *conversion* (its players who reached it / its players).
@@ -149,15 +151,13 @@ class Report:
 # --- Input -------------------------------------------------------------------------
 
 
-def shown_keys(
-    players: Mapping[Hashable, str | None], most: int | None = None
-) -> dict[Hashable, str | None]:
-    """Each player's key as shown: an archetype of fewer than two players becomes Other.
+def named_keys(players: Mapping[Hashable, str | None], most: int | None = None) -> set[str]:
+    """The archetypes shown by their own name: played by two players or more (and, with
+    ``most``, among the ``most`` most played, ties by key). The rest are Other.
 
     This is the privacy rule, applied before anything is counted, so no output of the
-    report (row, cell, stage) can single out one player's deck. With ``most``, only the
-    ``most`` most played archetypes (ties by key) keep their name and the rest join
-    Other too: a field of hundreds of small clusters gives a matrix no one can read.
+    report (row, cell, stage) can single out one player's deck. ``most`` is there
+    because a field of hundreds of small clusters gives a matrix no one can read.
     """
     counts: dict[str, int] = {}
     for key in players.values():
@@ -167,7 +167,21 @@ def shown_keys(
         (key for key, n in counts.items() if n >= MIN_PLAYERS_SHOWN),
         key=lambda key: (-counts[key], key),
     )
-    kept = set(named if most is None else named[:most])
+    return set(named if most is None else named[:most])
+
+
+def shown_keys(
+    players: Mapping[Hashable, str | None],
+    most: int | None = None,
+    field: Mapping[Hashable, str | None] | None = None,
+) -> dict[Hashable, str | None]:
+    """Each player's key as shown: an archetype not in :func:`named_keys` becomes Other.
+
+    ``field``: the players whose counts decide which archetypes are named (default
+    ``players``): a phase's report names what the whole event names, so an archetype
+    keeps its name in the top cut when one of its players got there.
+    """
+    kept = named_keys(players if field is None else field, most)
     return {player: key if key is None or key in kept else OTHER for player, key in players.items()}
 
 
@@ -327,6 +341,7 @@ def metagame_report(
     names: Mapping[str, str] | None = None,
     phases: Collection[str] | None = None,
     most: int | None = None,
+    field: Mapping[Hashable, str | None] | None = None,
 ) -> Report:
     """The metagame from plain data (the rules it counts by are the module's docstring).
 
@@ -339,8 +354,10 @@ def metagame_report(
     shares, pass only that phase's players. ``most``: name only the ``most`` most
     played archetypes, the rest in Other (the matrix has a cell per ordered pair: 30
     archetypes are 870 cells, 500 are a quarter of a million and over a second).
+    ``field``: every player of the event, when ``players`` are one phase's: the event's
+    counts then decide which archetypes are named (:func:`shown_keys`).
     """
-    key_of = shown_keys(players, most)
+    key_of = shown_keys(players, most, field)
     wanted = None if phases is None else set(phases)
     chosen = [_Match.read(m) for m in matches if wanted is None or m.get("phase") in wanted]
     counts = _count(chosen, key_of)

@@ -104,14 +104,20 @@ def read_field(event: Event, settings: MetagameSettings) -> fields.Field:
 def report(asked: Asked) -> dict[str, Any]:
     """The report as JSON-ready data (the API's body, what pages and CSV show), cached
     until a result, a decklist, an entry or the organiser's names change."""
+    return report_and_key(asked)[0]
+
+
+def report_and_key(asked: Asked) -> tuple[dict[str, Any], str]:
+    """The report and its cache key: what is drawn from it (the charts) is cached under
+    the same key, so both change together."""
     settings = settings_of(asked.event)
     key = _cache_key(asked, settings)
     cached = cache.get(key)
     if cached is not None:
-        return cached
+        return cached, key
     data = build(asked, settings)
     cache.set(key, data, CACHE_SECONDS)
-    return data
+    return data, key
 
 
 def build(asked: Asked, settings: MetagameSettings) -> dict[str, Any]:
@@ -150,7 +156,13 @@ def _report_of(field: fields.Field, phase: str):
         }
         phases = [phase]
     return metagame_report(
-        players, field.matches, reached, names=field.names, phases=phases, most=MOST_SHOWN
+        players,
+        field.matches,
+        reached,
+        names=field.names,
+        phases=phases,
+        most=MOST_SHOWN,
+        field=field.players,
     )
 
 

@@ -341,3 +341,16 @@ def test_the_order_of_the_input_changes_nothing(event, rng: random.Random):
     assert metagame_report(dict(shuffled_players), shuffled_matches, reached) == (
         metagame_report(players, matches, reached)
     )
+
+
+def test_a_phase_names_what_the_whole_event_names():
+    """The top cut holds one player of A: A keeps its name there, because two players
+    played it in the event; B, one player's deck in the whole event, stays Other."""
+    event = {1: "A", 2: "A", 3: "B", 4: "C", 5: "C"}
+    top = {1: "A", 3: "B", 4: "C"}
+    matches = [{"a": 1, "b": 3, "winner": 1, "games_a": 2, "games_b": 0, "phase": "top_cut"}]
+    phase = metagame_report(top, matches, phases=["top_cut"], field=event).as_dict()
+    assert [row["key"] for row in phase["rows"]] == ["A", "C", OTHER]
+    assert [row["players"] for row in phase["rows"]] == [1, 1, 1]
+    alone = metagame_report(top, matches, phases=["top_cut"]).as_dict()
+    assert [row["key"] for row in alone["rows"]] == [OTHER]
