@@ -198,6 +198,8 @@ def create_demo_series(report: DemoReport, people: dict) -> None:
             rounds_played=3,
             paired=False,
             swiss_rounds=3,
+            decklists=True,
+            decklists_public="all",
             date=timezone.localdate() - datetime.timedelta(days=14 - 7 * week),
             venue="Demo Hall, Store Tables",
             seed=20261201 + week,

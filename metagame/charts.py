@@ -391,6 +391,18 @@ def _finish(
     _move_texts_into_their_groups(root, groups)
     for gid, (value, tooltip) in values.items():
         _set_value(groups[gid], value, tooltip)
+    return _serialised(root)
+
+
+def _serialised(root: ET.Element) -> str:
+    """The SVG with no prefix on its elements: inline in HTML, ``<ns0:svg>`` is no picture.
+
+    The prefixes are registered again each time: ElementTree keeps them in one table for
+    the whole process, and any library that registers the empty prefix for its own
+    namespace (an HTML or XML toolkit) silently takes it from SVG.
+    """
+    ET.register_namespace("", SVG_NS)
+    ET.register_namespace("xlink", XLINK_NS)
     return ET.tostring(root, encoding="unicode")
 
 

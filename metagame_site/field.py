@@ -181,3 +181,28 @@ def _record(
         "games_drawn": score.draws,
         "phase": phase,
     }
+
+
+def combined(fields_by_event: dict[int, Field], game: str) -> Field:
+    """Several events' fields as one (a series): each event's players stay its own
+    (``"<event>:<person>"``), each event's names, merges and moves are its organiser's,
+    and the stages are each event's. Phases are not compared across events."""
+    result = Field(game)
+    for event_id, one in fields_by_event.items():
+
+        def tag(person: int | None, event_id: int = event_id) -> str | None:
+            return None if person is None else f"{event_id}:{person}"
+
+        result.players.update({tag(p): key for p, key in one.players.items()})
+        for key, name in one.names.items():
+            result.names.setdefault(key, name)
+        for match in one.matches:
+            winner = match.get("winner")
+            result.matches.append(
+                {**match, "a": tag(match["a"]), "b": tag(match.get("b")), "winner": tag(winner)}
+            )
+        for stage, people in one.reached.items():
+            result.reached.setdefault(stage, set()).update(tag(p) for p in people)
+        for phase, people in one.in_phase.items():
+            result.in_phase.setdefault(phase, set()).update(tag(p) for p in people)
+    return result

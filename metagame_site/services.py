@@ -17,6 +17,7 @@ API, CSV and print ask):
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -366,3 +367,67 @@ def set_sharing(event: Event, actor, *, allowed: bool) -> MetagameSettings:
 
 def overrides_of(event: Event) -> Overrides:
     return settings_of(event).overrides
+
+
+# --- A series ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeriesEvents:
+    """A series' finished events, split into those its metagame counts and those left
+    out because their decklists were never all published."""
+
+    counted: list[Event]
+    private: list[Event]
+
+
+def series_events(series) -> SeriesEvents:
+    """The series' finished events of its game whose decklists are all published: a
+    series page is public, so it counts only what every reader may see."""
+    finished = [
+        e for e in series.events.order_by("date", "pk") if e.status == Event.Status.FINISHED
+    ]
+    games = [e.game for e in finished if e.game in fields.ARCHETYPE_GAMES]
+    game = max(set(games), key=games.count) if games else None
+    same = [e for e in finished if e.game == game]
+    return SeriesEvents(
+        [e for e in same if e.decklists_public == "all"],
+        [e for e in same if e.decklists_public != "all"],
+    )
+
+
+def series_report(series) -> dict[str, Any]:
+    """The metagame of the series' counted events together, cached like an event's."""
+    return series_report_and_key(series)[0]
+
+
+def series_report_and_key(series) -> tuple[dict[str, Any], str]:
+    """The series' report and its cache key (its charts are cached under it too)."""
+    counted = series_events(series).counted
+    stamps = "|".join(_cache_key(Asked(event), settings_of(event)) for event in counted)
+    language = translation.get_language() or "en"
+    digest = hashlib.sha256(stamps.encode()).hexdigest()[:32]
+    key = f"metagame:series:{series.pk}:{language}:{digest}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached, key
+    game = counted[0].game if counted else ""
+    field = fields.combined(
+        {event.pk: read_field(event, settings_of(event)) for event in counted}, game
+    )
+    reached = (
+        {fields.TOP_CUT: field.reached[fields.TOP_CUT]} if fields.TOP_CUT in field.reached else {}
+    )
+    data = metagame_report(
+        field.players, field.matches, reached, names=field.names, most=MOST_SHOWN
+    ).as_dict()
+    data.update(
+        series={"id": series.pk, "name": series.name, "game": game},
+        events=[{"id": e.pk, "name": e.name, "date": e.date.isoformat()} for e in counted],
+        phase=ALL,
+        phases=[ALL],
+        stages=list(reached),
+        access=FULL,
+    )
+    cache.set(key, data, CACHE_SECONDS)
+    return data, key

@@ -8,6 +8,7 @@ from metagame_site import views
 page_urlpatterns = [
     path("events/<int:event_id>/metagame/", views.event_page, name="event"),
     path("events/<int:event_id>/metagame/archetypes/", views.archetypes_page, name="archetypes"),
+    path("series/<int:series_id>/metagame/", views.series_page, name="series"),
 ]
 
 app_name = "metagame"

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from metagame.report import OTHER
 from metagame_site import pictures, services
 from metagame_site.field import ARCHETYPE_GAMES, read_event
+from series.models import Series
 from tournaments.event.roles import ORGANISER, event_role_required, visible_event_or_404
 from tournaments.models import Event, Registration
 from web.errors import ServiceError
@@ -66,7 +67,7 @@ def _shown(data: dict[str, Any], key: str) -> dict[str, Any]:
         "pictures": pictures.drawn(data, key),
         "phases": [(p, pictures.phase_name(p)) for p in data.get("phases", [])],
         "stages": [(s, pictures.stage_name(s)) for s in data.get("stages", [])],
-        "phase_name": pictures.phase_name(data["phase"]),
+        "phase_name": pictures.phase_name(data.get("phase", services.ALL)),
     }
 
 
@@ -173,3 +174,14 @@ def _players(event: Event, field) -> list[dict[str, Any]]:
         ({"registration": e, "key": field.players[e.pk]} for e in entries),
         key=lambda row: row["registration"].display_name.casefold(),
     )
+
+
+def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The metagame of a series: its finished events whose decklists are published."""
+    series = get_object_or_404(Series, pk=series_id)
+    events = services.series_events(series)
+    context: dict[str, Any] = {"series": series, "events": events, "level": services.FULL}
+    if events.counted:
+        data, key = services.series_report_and_key(series)
+        context.update(_shown(data, key))
+    return render(request, "metagame_site/series.html", context)

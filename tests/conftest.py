@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from arbiter import worlds
 from decks.models import Card, CardPoolImport, CardRevision, DeckCheck, Decklist
 from judging.models import JudgeCall, Penalty
+from metagame_site.models import MetagameSettings
 from precedents.models import KnownCard, Precedent, Term
 from printing.models import PrintJob
 from tests import tiers
@@ -182,6 +183,7 @@ WRITTEN = (
     Precedent,
     Term,
     KnownCard,
+    MetagameSettings,
 )
 
 

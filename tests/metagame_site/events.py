@@ -37,8 +37,9 @@ def submit(entry: Registration, pool: DemoPool, index: int) -> None:
     save_decklist(entry, pool.decklist(index), submit=True, actor=entry.user)
 
 
-def hand_event(organiser, **fields) -> tuple[Event, dict[str, Registration]]:
-    """The nine-player event of HAND_ROUNDS: two Swiss rounds and a top cut of four."""
+def hand_event(organiser, prefix: str = "", **fields) -> tuple[Event, dict[str, Registration]]:
+    """The nine-player event of HAND_ROUNDS: two Swiss rounds and a top cut of four
+    (accounts named ``prefix`` + a1, a2…, so one test can build two)."""
     ensure_demo_pool("iacta")
     event = services.create_event(
         organiser,
@@ -52,7 +53,7 @@ def hand_event(organiser, **fields) -> tuple[Event, dict[str, Registration]]:
     pool = DemoPool.load()
     entries = {}
     for name, index in HAND_LISTS.items():
-        entries[name] = services.register_player(event, make_user(name))
+        entries[name] = services.register_player(event, make_user(prefix + name))
         if index is not None:
             submit(entries[name], pool, index)
     for number, (kind, tables) in enumerate(HAND_ROUNDS, start=1):

@@ -253,3 +253,17 @@ def test_a_name_no_installed_font_has_leaves_the_logs_of_a_web_process_quiet():
 def test_nothing_to_show_gives_an_empty_string_for_the_page_to_replace():
     assert _bars(bars=[]) == ""
     assert _matrix(labels=[], cells={}) == ""
+
+
+def test_the_svg_keeps_no_prefix_when_another_library_took_the_empty_one():
+    """Inline in a page, ``<ns0:svg>`` draws nothing: the root must stay ``<svg``."""
+    import xml.etree.ElementTree as ElementTree
+
+    ElementTree.register_namespace("", "http://www.w3.org/1999/xhtml")
+    try:
+        svg = bar_chart(
+            [Bar("A", 0.5, 0.3, 0.7, "A: half")], title="Shares", axis="Share", id_prefix="p"
+        )
+    finally:
+        ElementTree.register_namespace("", "http://www.w3.org/2000/svg")
+    assert svg.startswith("<svg ") and "ns0:" not in svg and "</svg>" in svg
