@@ -351,6 +351,8 @@ SPECTACULAR_SETTINGS = {
         "tournaments.api.interchange.add_interchange_components",
         # PrecedentSet and its precedent, from docs/schemas/precedent-set.schema.json.
         "precedents.api.add_precedent_components",
+        # The metagame report and its parts (metagame_site/api.py).
+        "metagame_site.api.add_metagame_components",
         "web.openapi.expand_rules_paths",
     ],
 }

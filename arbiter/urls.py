@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("rulebook.urls")),
     path("", include("judging.urls")),
     path("", include("precedents.urls")),
+    path("", include("metagame_site.urls")),
     path("", include("decks.urls")),
     path("", include("printing.urls")),
     path("", include("series.urls")),

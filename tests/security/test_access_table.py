@@ -461,6 +461,16 @@ TABLE: dict[str, list[Case]] = {
     "series:withdraw_offer": [get(ALL_405), post(E("login", "403", "403", "404"))],
     "series:api_list": [get(ALL_200)],
     "series:api_detail": [get(ALL_200)],
+    # --- the metagame (issue 36): the decklists are private here, so only the event's
+    # staff read it (metagame_site.services.access); anyone once they are published.
+    "metagame:event_csv": [
+        get(E("403", "403", "200", "200")),
+        get(E("403", "403", "400", "400"), query={"phase": "day2"}),
+    ],
+    "metagame:api_event": [
+        get(E("401/403", "403", "200", "200")),
+        get(E("401/403", "403", "400", "400"), query={"phase": "nonsense"}),
+    ],
     # --- the installable app and Web Push
     "push:manifest": [get(ALL_200)],
     "push:service_worker": [get(ALL_200)],
@@ -684,6 +694,8 @@ DRAFT_ROUTES = [
     "tournaments:api_rounds",
     "tournaments:api_standings",
     "decks:api_decklist",
+    "metagame:event_csv",
+    "metagame:api_event",
 ]
 
 
