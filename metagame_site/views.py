@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from metagame.report import OTHER
-from metagame_site import pictures, services
+from metagame_site import pictures, reading, services
 from metagame_site.field import ARCHETYPE_GAMES, read_event
 from series.models import Series
 from tournaments.event.roles import ORGANISER, event_role_required, visible_event_or_404
@@ -21,6 +21,7 @@ from tournaments.models import Event, Registration
 from web.errors import ServiceError
 
 
+@require_safe
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """What was played, how it did and the matchups, with their uncertainty."""
     event = visible_event_or_404(request.user, event_id)
@@ -28,11 +29,9 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
         return redirect("metagame:event", event.parent_id)
     settings = services.settings_of(event)
     level = services.access(request.user, event, settings)
-    phase = request.GET.get("phase", services.ALL)[:20] or services.ALL
     context: dict[str, Any] = {
         "event": event,
         "level": level,
-        "phase": phase,
         "has_archetypes": event.game in ARCHETYPE_GAMES,
         "published": event.decklists_public == "all",
         "shares_allowed": settings.shares_after_event,
@@ -40,6 +39,7 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     }
     if level != services.NOTHING and event.game in ARCHETYPE_GAMES:
         try:
+            phase = reading.checked_phase(request.GET.get("phase"))
             data, key = services.report_and_key(services.Asked(event, phase, level))
         except ServiceError as error:
             context["error"] = error.message
@@ -176,6 +176,7 @@ def _players(event: Event, field) -> list[dict[str, Any]]:
     )
 
 
+@require_safe
 def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     """The metagame of a series: its finished events whose decklists are published."""
     series = get_object_or_404(Series, pk=series_id)

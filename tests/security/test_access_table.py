@@ -463,6 +463,15 @@ TABLE: dict[str, list[Case]] = {
     "series:api_detail": [get(ALL_200)],
     # --- the metagame (issue 36): the decklists are private here, so only the event's
     # staff read it (metagame_site.services.access); anyone once they are published.
+    # The page itself answers everyone: the public read that it appears once the lists
+    # are published; the staff read it (a phase not played: 400, said on the page).
+    "metagame:event": [
+        get(ALL_200),
+        get(E("200", "200", "400", "400"), query={"phase": "day2"}),
+        post(ALL_405),
+    ],
+    "metagame:archetypes": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
+    "metagame:series": [get(ALL_200)],
     "metagame:event_csv": [
         get(E("403", "403", "200", "200")),
         get(E("403", "403", "400", "400"), query={"phase": "day2"}),
@@ -694,6 +703,7 @@ DRAFT_ROUTES = [
     "tournaments:api_rounds",
     "tournaments:api_standings",
     "decks:api_decklist",
+    "metagame:event",
     "metagame:event_csv",
     "metagame:api_event",
 ]
