@@ -90,6 +90,7 @@ APPS = (
     "decks",
     "judging",
     "live",
+    "metagame_site",
     "precedents",
     "printing",
     "push",
