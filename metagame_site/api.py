@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 from metagame.report import MIN_CELL
 from metagame_site import services
 from metagame_site.reading import NOT_PUBLISHED, PHASES, checked_phase
+from series.models import Series
 from tournaments.event.roles import event_for
 from web.api import error_response, run_service
 from web.openapi import INT, STR, Schema, add_named, array, obj, ref, responses
@@ -173,6 +175,29 @@ COMPONENTS: dict[str, Schema] = {
     },
 }
 
+
+def _series_report() -> Schema:
+    """A series' report: an event's, with the series and its counted events in place of
+    the event, and no phases to choose (each event's phases are its own)."""
+    schema = copy.deepcopy(COMPONENTS["MetagameReport"])
+    del schema["properties"]["event"]
+    schema["required"] = [*(r for r in schema["required"] if r != "event"), "series", "events"]
+    schema["properties"]["series"] = obj(["id", "name", "game"], id=INT, name=STR, game=STR)
+    schema["properties"]["events"] = {
+        **array(obj(["id", "name", "date"], id=INT, name=STR, date=STR)),
+        "description": "The series' finished events counted: those whose decklists are "
+        "all published (the series' metagame is public). Oldest first.",
+    }
+    schema["description"] = (
+        "A series' metagame: its counted events' players and matches together (each "
+        "event's archetype names, merges and moves are its organiser's); the stage is the "
+        "top cut of each event."
+    )
+    return schema
+
+
+COMPONENTS["MetagameSeriesReport"] = _series_report()
+
 PHASE = OpenApiParameter(
     "phase",
     {"type": "string", "enum": list(PHASES), "default": services.ALL},
@@ -228,3 +253,19 @@ class EventMetagame(APIView):
             ),
             lambda data: data,
         )
+
+
+class SeriesMetagame(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="series_metagame",
+        summary="A series' metagame: its finished events with published decklists together",
+        description="Public, as the series is: only events whose decklists are all "
+        "published count (`events`); with none yet, the rows and matrix are empty.",
+        tags=["series"],
+        responses=responses({200: (ref("MetagameSeriesReport"), "The series' metagame.")}, 404),
+    )
+    def get(self, request: Request, series_id: int) -> Response:
+        series = get_object_or_404(Series, pk=series_id)
+        return Response(services.series_report(series))

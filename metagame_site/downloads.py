@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
 from metagame_site import services
 from metagame_site.export import report_csv
 from metagame_site.reading import NOT_PUBLISHED, checked_phase
+from series.models import Series
 from tournaments.event.roles import visible_event_or_404
 from web.errors import ServiceError
 from web.spreadsheet import attachment, csv_download
@@ -31,4 +32,12 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     suffix = "-metagame.csv" if phase == services.ALL else f"-metagame-{phase}.csv"
     response = csv_download(attachment(event.name, f"event-{event.pk}", suffix))
     response.write(report_csv(data))
+    return response
+
+
+def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The series' metagame as CSV (public: it counts only published decklists)."""
+    series = get_object_or_404(Series, pk=series_id)
+    response = csv_download(attachment(series.name, f"series-{series.pk}", "-metagame.csv"))
+    response.write(report_csv(services.series_report(series)))
     return response

@@ -19,11 +19,15 @@ page_urlpatterns = [
 # An event's metagame as CSV, a page URL beside the event's other downloads.
 csv_urlpatterns = [
     path("events/<int:event_id>/metagame.csv", downloads.event_csv, name="event_csv"),
+    path("series/<int:series_id>/metagame.csv", downloads.series_csv, name="series_csv"),
 ]
 
 # API clients, anyone (as much as services.access lets them read).
 api_urlpatterns = [
     path("api/v1/events/<int:event_id>/metagame/", api.EventMetagame.as_view(), name="api_event"),
+    path(
+        "api/v1/series/<int:series_id>/metagame/", api.SeriesMetagame.as_view(), name="api_series"
+    ),
 ]
 
 urlpatterns = [*page_urlpatterns, *csv_urlpatterns, *api_urlpatterns]

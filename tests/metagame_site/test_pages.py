@@ -3,6 +3,7 @@ organiser's archetypes page."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -134,3 +135,7 @@ def test_a_series_counts_its_finished_events_with_published_lists(client, organi
     data = services.series_report(series)
     assert data["players"] == Registration.objects.filter(event=published).count()
     assert [e["id"] for e in data["events"]] == [published.pk]
+    api = client.get(reverse("metagame:api_series", args=[series.pk])).json()
+    assert api["rows"] == json.loads(json.dumps(data["rows"])) and api["series"]["name"] == "League"
+    csv_text = client.get(reverse("metagame:series_csv", args=[series.pk])).content.decode()
+    assert "EMB/MTH" in csv_text and csv_text.lstrip("\ufeff").startswith("section,")

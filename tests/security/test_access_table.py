@@ -472,6 +472,8 @@ TABLE: dict[str, list[Case]] = {
     ],
     "metagame:archetypes": [get(ORGANISER_PAGE), post(ORGANISER_FORM)],
     "metagame:series": [get(ALL_200)],
+    "metagame:series_csv": [get(ALL_200)],
+    "metagame:api_series": [get(ALL_200), post(ALL_405)],
     "metagame:event_csv": [
         get(E("403", "403", "200", "200")),
         get(E("403", "403", "400", "400"), query={"phase": "day2"}),
