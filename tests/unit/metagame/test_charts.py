@@ -200,6 +200,16 @@ def test_the_svg_is_inline_ready_and_named_for_screen_readers(draw):
 
 
 @pytest.mark.parametrize("draw", [_bars, _matrix], ids=["bars", "heatmap"])
+def test_the_svg_stays_svg_after_weasyprint_is_imported(draw):
+    """Importing WeasyPrint (a print worker does, a web process may) registers the prefix
+    "" for no namespace, which drops SVG's: the chart must still be ``<svg>``, never
+    ``<ns0:svg>``, which neither a browser nor WeasyPrint draws inline."""
+    ET.register_namespace("", "")  # what ``import weasyprint`` does
+    svg = draw()
+    assert svg.startswith("<svg ") and "ns0:" not in svg and "ns1:" not in svg
+
+
+@pytest.mark.parametrize("draw", [_bars, _matrix], ids=["bars", "heatmap"])
 def test_every_id_is_the_charts_own_and_every_reference_resolves(draw):
     root = ET.fromstring(draw(id_prefix="p7"))
     ids = [element.get("id") for element in root.iter() if element.get("id")]
