@@ -391,16 +391,14 @@ def _finish(
     _move_texts_into_their_groups(root, groups)
     for gid, (value, tooltip) in values.items():
         _set_value(groups[gid], value, tooltip)
-    return _serialised(root)
+    return _serialise(root)
 
 
-def _serialised(root: ET.Element) -> str:
-    """The SVG with no prefix on its elements: inline in HTML, ``<ns0:svg>`` is no picture.
-
-    The prefixes are registered again each time: ElementTree keeps them in one table for
-    the whole process, and any library that registers the empty prefix for its own
-    namespace (an HTML or XML toolkit) silently takes it from SVG.
-    """
+def _serialise(root: ET.Element) -> str:
+    """The SVG as text, ``<svg xmlns=...>``. The prefixes are registered again each time:
+    importing WeasyPrint registers "" for no namespace, which drops SVG's, and the
+    picture would come out as ``<ns0:svg>``, which neither a browser nor WeasyPrint draws
+    inline (a print worker imports WeasyPrint, a web process may too)."""
     ET.register_namespace("", SVG_NS)
     ET.register_namespace("xlink", XLINK_NS)
     return ET.tostring(root, encoding="unicode")

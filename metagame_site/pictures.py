@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from metagame import charts
+from metagame.report import OTHER
 from metagame_site import services
 
 
@@ -45,6 +46,19 @@ def interval(proportion: dict[str, Any]) -> str:
     return f"{proportion['low'] * 100:.1f}\u2013{proportion['high'] * 100:.1f}%"
 
 
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its rank by match win rate (``rank`` None when not ranked): small
+    samples and Other are not ranked, so the page and the printout rank alike."""
+    rankable = [
+        row
+        for row in rows
+        if "matches" in row and not row["matches"]["small"] and row["key"] != OTHER
+    ]
+    order = sorted(rankable, key=lambda row: -row["matches"]["rate"]["value"])
+    rank = {row["key"]: n for n, row in enumerate(order, start=1)}
+    return [{**row, "rank": rank.get(row["key"])} for row in rows]
+
+
 def drawn(data: dict[str, Any], key: str) -> dict[str, Any]:
     """The report's pictures (SVG strings; "" when there is nothing to draw), cached
     under the report's own key."""
@@ -63,7 +77,8 @@ def drawn(data: dict[str, Any], key: str) -> dict[str, Any]:
     return pictures
 
 
-def share_chart(data: dict[str, Any]) -> str:
+def share_chart(data: dict[str, Any], id_prefix: str = "share") -> str:
+    """The share of each archetype; ``id_prefix`` starts every id (unique per page)."""
     bars = [
         charts.Bar(
             label=row["name"],
@@ -82,11 +97,13 @@ def share_chart(data: dict[str, Any]) -> str:
         for row in data["rows"]
     ]
     return charts.bar_chart(
-        bars, title=_("Share of the players"), axis=_("Share of players"), id_prefix="share"
+        bars, title=_("Share of the players"), axis=_("Share of players"), id_prefix=id_prefix
     )
 
 
-def conversion_chart(data: dict[str, Any], stage: str) -> str:
+def conversion_chart(data: dict[str, Any], stage: str, id_prefix: str | None = None) -> str:
+    """Each archetype's conversion to ``stage``; ids start "conversion-<stage>" unless
+    ``id_prefix`` says otherwise."""
     bars = []
     for row in data["rows"]:
         conversion = row["stages"][stage]["conversion"]
@@ -115,7 +132,7 @@ def conversion_chart(data: dict[str, Any], stage: str) -> str:
         bars,
         title=_("Conversion to %(stage)s") % {"stage": stage_name(stage)},
         axis=_("Players who reached %(stage)s") % {"stage": stage_name(stage)},
-        id_prefix=f"conversion-{stage}",
+        id_prefix=id_prefix or f"conversion-{stage}",
     )
 
 
@@ -144,7 +161,8 @@ def cell_tooltip(row_name: str, opponent_name: str, record: dict[str, Any], min_
     return text
 
 
-def matrix_chart(data: dict[str, Any]) -> str:
+def matrix_chart(data: dict[str, Any], id_prefix: str = "matrix") -> str:
+    """The matchup heat-map ("" for fewer than two archetypes)."""
     rows = data["rows"]
     if len(rows) < 2:
         return ""
@@ -166,5 +184,5 @@ def matrix_chart(data: dict[str, Any]) -> str:
         title=_("Matchups: match win rate of the row against the column"),
         rows_axis=_("Archetype"),
         columns_axis=_("Opponent"),
-        id_prefix="matrix",
+        id_prefix=id_prefix,
     )

@@ -112,7 +112,21 @@ def report_and_key(asked: Asked) -> tuple[dict[str, Any], str]:
     """The report and its cache key: what is drawn from it (the charts) is cached under
     the same key, so both change together."""
     settings = settings_of(asked.event)
-    key = _cache_key(asked, settings)
+    return _cached(asked, settings, _stamp(asked.event, settings))
+
+
+def phase_reports(event: Event, level: str = FULL) -> list[dict[str, Any]]:
+    """The whole event's report, then each phase's (what the printed report shows),
+    cached as :func:`report`; the settings and the cache's stamp are read once for all."""
+    settings = settings_of(event)
+    stamp = _stamp(event, settings)
+    whole = _cached(Asked(event, ALL, level), settings, stamp)[0]
+    phases = whole.get("phases", [])[1:]
+    return [whole, *(_cached(Asked(event, p, level), settings, stamp)[0] for p in phases)]
+
+
+def _cached(asked: Asked, settings: MetagameSettings, stamp: str) -> tuple[dict[str, Any], str]:
+    key = _cache_key(asked, stamp)
     cached = cache.get(key)
     if cached is not None:
         return cached, key
@@ -187,15 +201,20 @@ def shares_only(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _cache_key(asked: Asked, settings: MetagameSettings) -> str:
-    event = asked.event
+def _stamp(event: Event, settings: MetagameSettings) -> str:
+    """What a report is counted from, in a few numbers: results, the organiser's names,
+    lists and entries (the event's and its flights')."""
+    flights = list(
+        Event.objects.filter(parent=event).order_by("pk").values_list("pk", "results_version")
+    )
+    events = [event.pk, *(pk for pk, _version in flights)]
     lists = Decklist.objects.filter(
-        status=Decklist.Status.SUBMITTED, registration__event__in=_event_ids(event)
+        status=Decklist.Status.SUBMITTED, registration__event__in=events
     ).aggregate(n=Count("pk"), at=Max("updated_at"))
-    entries = Registration.objects.filter(event__in=_event_ids(event)).aggregate(
+    entries = Registration.objects.filter(event__in=events).aggregate(
         n=Count("pk", filter=~Q(status=Registration.Status.WAITLISTED)), at=Max("registered_at")
     )
-    stamp = "-".join(
+    return "-".join(
         str(x)
         for x in (
             event.results_version,
@@ -204,22 +223,18 @@ def _cache_key(asked: Asked, settings: MetagameSettings) -> str:
             lists["at"] and lists["at"].timestamp(),
             entries["n"],
             entries["at"] and entries["at"].timestamp(),
-            _flight_versions(event),
+            ".".join(str(version) for _pk, version in flights),
         )
     )
+
+
+def _cache_key(asked: Asked, stamp: str) -> str:
     language = translation.get_language() or "en"
-    return f"metagame:{event.pk}:{asked.phase}:{asked.level}:{language}:{stamp}"
+    return f"metagame:{asked.event.pk}:{asked.phase}:{asked.level}:{language}:{stamp}"
 
 
 def _event_ids(event: Event) -> list[int]:
     return [event.pk, *Event.objects.filter(parent=event).values_list("pk", flat=True)]
-
-
-def _flight_versions(event: Event) -> str:
-    versions = (
-        Event.objects.filter(parent=event).order_by("pk").values_list("results_version", flat=True)
-    )
-    return ".".join(str(v) for v in versions)
 
 
 # --- The organiser's word -------------------------------------------------------------

@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from metagame.report import OTHER
 from metagame_site import pictures, reading, services
 from metagame_site.field import ARCHETYPE_GAMES, read_event
 from series.models import Series
@@ -62,25 +61,13 @@ def _shown(data: dict[str, Any], key: str) -> dict[str, Any]:
     ]
     return {
         "data": data,
-        "rows": _ranked(data["rows"]),
+        "rows": pictures.ranked(data["rows"]),
         "cells": cells,
         "pictures": pictures.drawn(data, key),
         "phases": [(p, pictures.phase_name(p)) for p in data.get("phases", [])],
         "stages": [(s, pictures.stage_name(s)) for s in data.get("stages", [])],
         "phase_name": pictures.phase_name(data.get("phase", services.ALL)),
     }
-
-
-def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each row with its rank by match win rate; small samples and Other are not ranked."""
-    rankable = [
-        row
-        for row in rows
-        if "matches" in row and not row["matches"]["small"] and row["key"] != OTHER
-    ]
-    order = sorted(rankable, key=lambda row: -row["matches"]["rate"]["value"])
-    rank = {row["key"]: n for n, row in enumerate(order, start=1)}
-    return [{**row, "rank": rank.get(row["key"])} for row in rows]
 
 
 @require_http_methods(["GET", "POST"])

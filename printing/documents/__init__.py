@@ -22,7 +22,14 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 # Importing the kinds' modules registers them.
-from printing.documents import decklists, pairings, penalties, slips, standings  # noqa: F401
+from printing.documents import (  # noqa: F401
+    decklists,
+    metagame,
+    pairings,
+    penalties,
+    slips,
+    standings,
+)
 from printing.documents.base import DocumentKind
 from printing.documents.registry import all_kinds, find, get, register, unregister
 from printing.render import warm_up as warm_fonts
