@@ -2,8 +2,9 @@
 dashboard, the hall's two screens, judge console, judge table, My match before and after a
 report, decklist editor, print page, series, penalty form; the event form, where the
 zone, the dates and self check-in are set; a round's audit page (issue 34); the precedents
-whose rules changed, old and new text side by side (issue 35); and the match slips' HTML as
-printed): no serious or critical violation.
+whose rules changed, old and new text side by side (issue 35); a finished two-phase event's
+metagame page, charts and tables, and its organiser's archetypes page (issue 36); and the
+match slips' HTML as printed): no serious or critical violation.
 
 One event, mid-way: round 1 played, round 2 started, decklists in, a penalty given. Each
 page is opened as the person who uses it (the phone's pages at 390 x 844, the hall at
@@ -21,6 +22,7 @@ from django.test import Client
 
 from series import services as series_services
 from tests.conftest import finished_event, make_user
+from tests.metagame_site.events import phased_event
 from tournaments.record.match_games import Score
 from tournaments.results import services as results
 
@@ -128,6 +130,7 @@ def walk(make_world, organiser):
         participation=1,
     )
     call = precedent_on_a_call(world, organiser)
+    metagame = f"/events/{phased_event(organiser, published=True).pk}/metagame"
     e = f"/events/{event.pk}"
     return event, [
         # (label, who (None: signed out), viewport, path)
@@ -155,6 +158,11 @@ def walk(make_world, organiser):
         ("precedent search", world.judge, PHONE, "/judge/precedents/?card=Ember+Tith"),
         ("public precedents", None, PHONE, "/rules/iacta/precedents/"),
         ("precedents to review", world.organiser, PHONE, "/judge/precedents/review/"),
+        # issue 36: the charts beside their tables (greyed small samples), and the
+        # organiser's names, merges and moves
+        ("metagame", None, DESKTOP, f"{metagame}/"),
+        ("metagame on a phone", None, PHONE, f"{metagame}/?phase=day2"),
+        ("metagame archetypes", organiser, DESKTOP, f"{metagame}/archetypes/"),
     ]
 
 
@@ -180,7 +188,7 @@ def precedent_on_a_call(world, organiser):
 
 def test_the_event_days_pages_have_no_serious_violation(browser, live_server, walk):
     event_of_walk, walk = walk
-    assert len(walk) == 22  # the hall and My match twice each; the slips are the 23rd
+    assert len(walk) == 25  # the hall, My match and the metagame twice each; slips: 26th
     findings: list[str] = []
     checked = 0
     for label, who, viewport, path in walk:
