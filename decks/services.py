@@ -529,6 +529,7 @@ def revalidate_event(event: Event) -> dict[str, int]:
     index, data = pool(event.game)
     decklists = list(Decklist.objects.filter(registration__event=event))
     changed = []
+    now = timezone.now()
     for decklist in decklists:
         resolved = index.resolve(
             {"main": decklist.main, "sideboard": decklist.sideboard}, suggest=False
@@ -551,8 +552,11 @@ def revalidate_event(event: Event) -> dict[str, int]:
             decklist.archetype,
         ):
             decklist.legal, decklist.violations, decklist.archetype = legal, violations, archetype
+            decklist.updated_at = now  # what the cached metagame of the event is keyed on
             changed.append(decklist)
-    Decklist.objects.bulk_update(changed, ["legal", "violations", "archetype"], batch_size=500)
+    Decklist.objects.bulk_update(
+        changed, ["legal", "violations", "archetype", "updated_at"], batch_size=500
+    )
     return {
         "checked": len(decklists),
         "legal": sum(1 for d in decklists if d.legal),

@@ -223,3 +223,19 @@ def test_a_two_phase_event_reads_day1_day2_and_the_top_cut_as_one_players_record
         back = cell(data, c["opponent"], c["key"])
         r = c["record"]
         assert (r["wins"], r["losses"], r["draws"]) == (back[1], back[0], back[2])
+
+
+def test_a_card_revision_that_moves_an_archetype_reaches_the_cached_report(event):
+    """The report is cached; a revision that changes a card's syndicate recomputes the
+    lists' archetypes (decks.services.revalidate_event), and the report follows."""
+    from decks.models import Card
+    from decks.services import revalidate_event
+
+    before = by_key(report(event))
+    assert C in before
+    for card in Card.objects.filter(game="iacta", syndicate="TID"):
+        card.syndicate = "VOX"
+        card.save()
+    revalidate_event(event)
+    after = by_key(report(event))
+    assert C not in after and "VOX/MTH" in after
