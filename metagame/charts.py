@@ -391,7 +391,62 @@ def _finish(
     _move_texts_into_their_groups(root, groups)
     for gid, (value, tooltip) in values.items():
         _set_value(groups[gid], value, tooltip)
+    _presentation_attributes(root)
     return _serialise(root)
+
+
+PRESENTATION = frozenset(
+    {
+        "clip-path",
+        "dominant-baseline",
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "font-family",
+        "font-size",
+        "font-style",
+        "font-weight",
+        "opacity",
+        "stroke",
+        "stroke-dasharray",
+        "stroke-dashoffset",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "stroke-miterlimit",
+        "stroke-opacity",
+        "stroke-width",
+        "text-anchor",
+    }
+)
+"""The SVG properties matplotlib writes in ``style`` that are also presentation
+attributes (SVG 1.1, 6.4): the same look, written as attributes."""
+
+
+def _presentation_attributes(root: ET.Element) -> None:
+    """Every ``style`` attribute and ``<style>`` element made presentation attributes.
+
+    The site's Content Security Policy (``style-src 'self'``) forbids inline styles, so
+    a browser drops them and every shape falls back to black; attributes are no style
+    and stay. The one ``<style>`` rule matplotlib writes (round joins, butt caps for
+    everything) becomes the root's, which every shape inherits unless it says otherwise.
+    """
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag == f"{{{SVG_NS}}}style":
+                parent.remove(child)
+    root.set("stroke-linejoin", "round")
+    root.set("stroke-linecap", "butt")
+    for element in root.iter():
+        style = element.attrib.pop("style", None)
+        if not style:
+            continue
+        for declaration in style.split(";"):
+            name, _, value = declaration.partition(":")
+            name, value = name.strip(), value.strip()
+            if name in PRESENTATION and value:
+                element.set(name, value)
+            elif name == "white-space" and value == "pre":
+                element.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
 
 
 def _serialise(root: ET.Element) -> str:
@@ -437,7 +492,7 @@ def _describe_root(root: ET.Element, title: str, id_prefix: str) -> None:
     for name in ("width", "height"):
         root.attrib.pop(name, None)
     root.set("width", "100%")
-    root.set("style", f"max-width: {float(width):g}px; height: auto")
+    root.set("data-width", f"{float(width):g}")
     root.set("role", "img")
     root.set("class", "chart")
     root.set("id", id_prefix)

@@ -64,6 +64,16 @@ def assert_charts_visible(page) -> None:
         assert chart.count() and chart.is_visible(), name
         box = chart.bounding_box()
         assert box and box["width"] > 0 and box["height"] > 0, (name, box)
+    # Drawn in their colours: the page's Content Security Policy would drop inline
+    # styles, and every shape would fall back to black.
+    colours = page.evaluate(
+        """() => ({
+          background: getComputedStyle(document.querySelector('svg#share path')).fill,
+          bar: getComputedStyle(document.querySelector('svg#share g[id^="share-bar-"] path')).fill,
+        })"""
+    )
+    assert colours["background"] == "rgb(255, 255, 255)", colours
+    assert colours["bar"] not in ("rgb(0, 0, 0)", "none"), colours
 
 
 def assert_pictures_match_tables(page) -> dict:
