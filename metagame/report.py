@@ -349,7 +349,8 @@ def metagame_report(
     ``{"a", "b" (None for a bye), "winner" (None for a draw), "games_a", "games_b",
     "games_drawn", "phase", "intentional_draw"}``, the last four optional.
     ``reached``: stage name → the players who reached it (``{"day2": …, "top": …}``).
-    ``names``: key → display name (the organiser's, else the computed one).
+    ``names``: key → display name (the organiser's, else the computed one; ``OTHER``'s
+    too, for a reader of another language).
     ``phases``: count only the matches of these phases (None: all); for a phase's own
     shares, pass only that phase's players. ``most``: name only the ``most`` most
     played archetypes, the rest in Other (the matrix has a cell per ordered pair: 30
@@ -367,7 +368,7 @@ def metagame_report(
             sizes[key] = sizes.get(key, 0) + 1
     with_archetype = sum(sizes.values())
     stages = _stages(key_of, reached or {}, sizes)
-    label = {**(names or {}), OTHER: OTHER_NAME}
+    label = {OTHER: OTHER_NAME, **(names or {})}  # a page may name Other in its language
     order = _order(sizes)
     rows = tuple(
         Row(

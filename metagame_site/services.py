@@ -174,11 +174,16 @@ def _report_of(field: fields.Field, phase: str):
         players,
         field.matches,
         reached,
-        names=field.names,
+        names=named(field),
         phases=phases,
         most=MOST_SHOWN,
         field=field.players,
     )
+
+
+def named(field: fields.Field) -> dict[str, str]:
+    """Each key's name as the reader reads it, Other's in their language."""
+    return {**field.names, OTHER: _("Other")}
 
 
 def _stages(field: fields.Field, phase: str) -> list[str]:
@@ -434,7 +439,7 @@ def series_report_and_key(series) -> tuple[dict[str, Any], str]:
         {fields.TOP_CUT: field.reached[fields.TOP_CUT]} if fields.TOP_CUT in field.reached else {}
     )
     data = metagame_report(
-        field.players, field.matches, reached, names=field.names, most=MOST_SHOWN
+        field.players, field.matches, reached, names=named(field), most=MOST_SHOWN
     ).as_dict()
     data.update(
         series={"id": series.pk, "name": series.name, "game": game},

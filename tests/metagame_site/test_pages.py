@@ -139,3 +139,13 @@ def test_a_series_counts_its_finished_events_with_published_lists(client, organi
     assert api["rows"] == json.loads(json.dumps(data["rows"])) and api["series"]["name"] == "League"
     csv_text = client.get(reverse("metagame:series_csv", args=[series.pk])).content.decode()
     assert "EMB/MTH" in csv_text and csv_text.lstrip("\ufeff").startswith("section,")
+
+
+def test_other_and_the_computed_names_read_in_the_readers_language(client, organiser):
+    event, _ = hand_event(organiser, decklists_public="all")
+    url = reverse("metagame:event", args=[event.pk])
+    html = client.get(url, headers={"accept-language": "ja"}).content.decode()
+    assert '<th scope="row">その他</th>' in html
+    assert "EMB splashing MTH" not in html
+    english = client.get(url, headers={"accept-language": "en"}).content.decode()
+    assert '<th scope="row">Other</th>' in english and "EMB splashing MTH" in english
