@@ -265,7 +265,6 @@ def test_nothing_to_show_gives_an_empty_string_for_the_page_to_replace():
     assert _matrix(labels=[], cells={}) == ""
 
 
-
 @pytest.mark.parametrize("draw", [_bars, _matrix], ids=["bars", "heatmap"])
 def test_no_inline_style_that_the_sites_content_security_policy_would_drop(draw):
     """``style-src 'self'`` drops every ``style`` attribute and ``<style>`` element:
