@@ -219,7 +219,9 @@ def heatmap(
         grid = n * CELL_PT
         left = label_pt + 28
         top_labels = label_pt * 0.71 + 26
-        width = max(left + grid + max(70, top_labels), 300)
+        # Room right of the grid for the colour bar and its "100%", and for the last
+        # rotated label: a browser draws the text in its own fonts, often wider.
+        width = max(left + grid + max(90, top_labels + 20), 300)
         title_lines = _wrap(title, width - 12)
         top = 10 + 15 * len(title_lines) + top_labels
         fig = _figure(width / PT, (top + grid + 12) / PT)
@@ -360,7 +362,7 @@ def _shorten(label: str, limit: int = LABEL_LIMIT) -> str:
 
 
 def _wrap(title: str, width_pt: float) -> list[str]:
-    columns = max(int(width_pt / ((FONT_SIZE + 1.5) * 0.62)), 10)
+    columns = max(int(width_pt / ((FONT_SIZE + 1.5) * 0.7)), 10)
     return textwrap.wrap(title, columns) or [""]
 
 

@@ -181,7 +181,7 @@ def matrix_chart(data: dict[str, Any], id_prefix: str = "matrix") -> str:
     return charts.heatmap(
         names,
         cells,
-        title=_("Matchups: match win rate of the row against the column"),
+        title=_("Match win rate, row against column"),
         rows_axis=_("Archetype"),
         columns_axis=_("Opponent"),
         id_prefix=id_prefix,
