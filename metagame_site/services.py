@@ -188,23 +188,31 @@ def shares_only(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cache_key(asked: Asked, settings: MetagameSettings) -> str:
+    """The report's key: it moves with a result (the event's or a flight's), the
+    organiser's names, a submitted list and an entry. Two queries, asked on every read."""
     event = asked.event
-    lists = Decklist.objects.filter(
-        status=Decklist.Status.SUBMITTED, registration__event__in=_event_ids(event)
-    ).aggregate(n=Count("pk"), at=Max("updated_at"))
-    entries = Registration.objects.filter(event__in=_event_ids(event)).aggregate(
-        n=Count("pk", filter=~Q(status=Registration.Status.WAITLISTED)), at=Max("registered_at")
+    flights = list(
+        Event.objects.filter(parent=event).order_by("pk").values_list("pk", "results_version")
+    )
+    submitted = Q(decklist__status=Decklist.Status.SUBMITTED)
+    counts = Registration.objects.filter(
+        event__in=[event.pk, *(pk for pk, _v in flights)]
+    ).aggregate(
+        lists=Count("decklist", filter=submitted),
+        lists_at=Max("decklist__updated_at", filter=submitted),
+        entries=Count("pk", filter=~Q(status=Registration.Status.WAITLISTED)),
+        entries_at=Max("registered_at"),
     )
     stamp = "-".join(
         str(x)
         for x in (
             event.results_version,
             settings.version,
-            lists["n"],
-            lists["at"] and lists["at"].timestamp(),
-            entries["n"],
-            entries["at"] and entries["at"].timestamp(),
-            _flight_versions(event),
+            counts["lists"],
+            counts["lists_at"] and counts["lists_at"].timestamp(),
+            counts["entries"],
+            counts["entries_at"] and counts["entries_at"].timestamp(),
+            ".".join(str(version) for _pk, version in flights),
         )
     )
     language = translation.get_language() or "en"
@@ -213,13 +221,6 @@ def _cache_key(asked: Asked, settings: MetagameSettings) -> str:
 
 def _event_ids(event: Event) -> list[int]:
     return [event.pk, *Event.objects.filter(parent=event).values_list("pk", flat=True)]
-
-
-def _flight_versions(event: Event) -> str:
-    versions = (
-        Event.objects.filter(parent=event).order_by("pk").values_list("results_version", flat=True)
-    )
-    return ".".join(str(v) for v in versions)
 
 
 # --- The organiser's word -------------------------------------------------------------
