@@ -297,6 +297,9 @@ def run(players: int, repeats: int, seed: int, database: str) -> list[dict]:
         ("API", f"/api/v1/events/{pk}/metagame/", anonymous, "warm"),
         ("CSV", f"/events/{pk}/metagame.csv", anonymous, "warm"),
     ]
+    print(
+        f"{'request':<22}{'state':<6}{'median':>9}{'max':>9}{'queries':>9}{'bytes':>11}{'goal':>8}"
+    )
     figures = [
         _row(database, players, "page, first request", "cold", first_request(anonymous, page))
     ]
@@ -349,11 +352,6 @@ def main(argv: list[str] | None = None) -> int:
         f"requests, server time); {database}, cache {args.cache_url or 'memory'}"
     )
     figures = run(args.players, args.repeats, args.seed, database)
-    print(
-        f"{'request':<22}{'state':<6}{'median':>9}{'max':>9}{'queries':>9}{'bytes':>11}{'goal':>8}"
-    )
-    for row in figures:
-        print(_line(row))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     over = [row for row in figures if row["over"]]
