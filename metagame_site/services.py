@@ -207,27 +207,30 @@ def shares_only(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _stamp(event: Event, settings: MetagameSettings) -> str:
-    """What a report is counted from, in a few numbers: results, the organiser's names,
-    lists and entries (the event's and its flights')."""
+    """What a report is counted from, in a few numbers: a result (the event's or a
+    flight's), the organiser's names, a submitted list and an entry. Two queries, asked
+    on every read."""
     flights = list(
         Event.objects.filter(parent=event).order_by("pk").values_list("pk", "results_version")
     )
-    events = [event.pk, *(pk for pk, _version in flights)]
-    lists = Decklist.objects.filter(
-        status=Decklist.Status.SUBMITTED, registration__event__in=events
-    ).aggregate(n=Count("pk"), at=Max("updated_at"))
-    entries = Registration.objects.filter(event__in=events).aggregate(
-        n=Count("pk", filter=~Q(status=Registration.Status.WAITLISTED)), at=Max("registered_at")
+    submitted = Q(decklist__status=Decklist.Status.SUBMITTED)
+    counts = Registration.objects.filter(
+        event__in=[event.pk, *(pk for pk, _v in flights)]
+    ).aggregate(
+        lists=Count("decklist", filter=submitted),
+        lists_at=Max("decklist__updated_at", filter=submitted),
+        entries=Count("pk", filter=~Q(status=Registration.Status.WAITLISTED)),
+        entries_at=Max("registered_at"),
     )
     return "-".join(
         str(x)
         for x in (
             event.results_version,
             settings.version,
-            lists["n"],
-            lists["at"] and lists["at"].timestamp(),
-            entries["n"],
-            entries["at"] and entries["at"].timestamp(),
+            counts["lists"],
+            counts["lists_at"] and counts["lists_at"].timestamp(),
+            counts["entries"],
+            counts["entries_at"] and counts["entries_at"].timestamp(),
             ".".join(str(version) for _pk, version in flights),
         )
     )

@@ -12,10 +12,13 @@ import math
 
 import pytest
 
+from arbiter.worlds import DemoPool
+from decks.services import unlock_decklist
 from metagame.report import OTHER
 from metagame_site import services
-from tests.metagame_site.events import hand_event, phased_event
+from tests.metagame_site.events import hand_event, phased_event, submit
 from tournaments.models import Match, Registration
+from tournaments.results import services as results
 
 pytestmark = pytest.mark.django_db
 
@@ -143,6 +146,22 @@ def test_an_unplayed_phase_is_refused_naming_the_field(event):
     with pytest.raises(services.ServiceError) as refused:
         report(event, "day2")
     assert refused.value.field == "phase"
+
+
+def test_a_list_submitted_or_a_result_corrected_shows_on_the_next_read(organiser):
+    """The report is cached: what moves its key must be what changes it."""
+    event, entries = hand_event(organiser, decklists_public="all")
+    before = by_key(report(event))
+    d1 = entries["d1"]  # the only EMB/SLT: in Other
+    unlock_decklist(d1.decklist, organiser, "a typo in the list")
+    submit(d1, DemoPool.load(), 0)  # EMB/MTH now
+    listed = by_key(report(event))
+    assert listed[A]["players"] == before[A]["players"] + 1
+    a1_v_b1 = Match.objects.get(round__event=event, round__number=1, player_a=entries["a1"])
+    results.enter_result(a1_v_b1, results.Score(0, 2), organiser, reason="slip misread")
+    event.refresh_from_db()
+    corrected = by_key(report(event))
+    assert corrected[A]["matches"]["wins"] == listed[A]["matches"]["wins"] - 1
 
 
 def test_the_organisers_names_merges_and_moves_change_the_counts(event, organiser):
