@@ -258,3 +258,29 @@ def test_a_card_revision_that_moves_an_archetype_reaches_the_cached_report(event
     revalidate_event(event)
     after = by_key(report(event))
     assert C not in after and "VOX/MTH" in after
+
+
+def test_each_change_is_logged_and_announced_once_on_commit(
+    event, organiser, django_capture_on_commit_callbacks
+):
+    from metagame_site.signals import metagame_changed
+    from tournaments.models import EventLog
+
+    heard = []
+
+    def listener(sender, **kwargs):
+        heard.append(kwargs)
+
+    metagame_changed.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            services.name_archetype(event, organiser, key=A, name="Ember Control")
+        assert heard == []  # nothing before the commit
+        for callback in callbacks:
+            callback()
+    finally:
+        metagame_changed.disconnect(listener)
+    assert heard == [{"event_id": event.pk, "action": "name", "signal": metagame_changed}]
+    log = EventLog.objects.get(event=event, action="metagame")
+    assert log.data == {"change": "name", "key": A, "name": "Ember Control"}
+    assert log.actor == organiser
