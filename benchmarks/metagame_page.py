@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -39,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arbiter import server_gc  # noqa: E402
+from benchmarks.pages import _setup_django as setup_django  # noqa: E402
 from benchmarks.standings_requests import document  # noqa: E402
 
 GOAL_MS = 300.0
@@ -72,25 +71,12 @@ ARCHETYPES = {
 
 
 def _setup_django(database_url: str, cache_url: str) -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="arbiter-metagame-bench-"))
-    os.environ.update(
-        DATABASE_URL=database_url or f"sqlite:///{workdir}/bench.sqlite3",
-        CACHE_URL=cache_url,
-        DJANGO_SETTINGS_MODULE="arbiter.settings",
-        ALLOWED_HOSTS="testserver",
-        DEBUG="false",  # as production: no query log, no debug pages
-        SECRET_KEY="benchmark-only-" + "x" * 40,
-        STATIC_ROOT=str(workdir / "static"),
-    )
-    import django
-
-    django.setup()
+    """As the pages benchmark sets Django up, and with an empty cache: a Redis database
+    used before may hold an earlier run's reports."""
+    setup_django(database_url, cache_url)
     from django.core.cache import cache
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", "--noinput", verbosity=0)
-    cache.clear()  # a Redis database used before may hold an earlier run's reports
+    cache.clear()
 
 
 def _with_top_cut(doc: dict, seed: int) -> dict:

@@ -13,7 +13,6 @@ printed on slips come from players; nothing they type may make the worker fetch 
 from __future__ import annotations
 
 import io
-import logging
 import mimetypes
 import time
 from functools import cache
@@ -39,50 +38,6 @@ STYLESHEET = STATIC_DIR / "print" / "print.css"
 # A base URL no real host answers to: relative and ``/static/`` links resolve under it.
 BASE_URL = "https://print.arbiter.invalid/"
 STATIC_PREFIX = BASE_URL + "static/"
-
-
-SVG_ONLY_PROPERTIES = frozenset(
-    (
-        "fill",
-        "fill-opacity",
-        "fill-rule",
-        "stroke",
-        "stroke-dasharray",
-        "stroke-dashoffset",
-        "stroke-linecap",
-        "stroke-linejoin",
-        "stroke-miterlimit",
-        "stroke-opacity",
-        "stroke-width",
-        "text-anchor",
-        "dominant-baseline",
-        "clip-path",
-    )
-)
-"""SVG properties an inline chart's ``style`` attributes hold and HTML CSS does not know."""
-
-
-class InlineSvgStyles(logging.Filter):
-    """Drops WeasyPrint's warning for an SVG property it read as HTML CSS.
-
-    WeasyPrint reads every ``style`` attribute of the page as CSS, those of an inline SVG
-    too, and warns of each SVG-only property as unknown (hundreds a chart, so a metagame
-    report would fill the worker's log); its SVG renderer applies them all the same.
-    Every other warning is kept.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args if isinstance(record.args, tuple) else ()
-        noise = (
-            str(record.msg).startswith("Ignored `")
-            and len(args) >= 2
-            and args[-1] == "unknown property"
-            and str(args[0]).strip().lower() in SVG_ONLY_PROPERTIES
-        )
-        return not noise
-
-
-logging.getLogger("weasyprint").addFilter(InlineSvgStyles())
 
 
 class StaticOnlyFetcher(URLFetcher):
